@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"mcpdesk/backend/events"
+	mcppool "mcpdesk/backend/mcp"
+	"mcpdesk/backend/settings"
+	"mcpdesk/backend/shellenv"
+	"mcpdesk/backend/store"
+)
+
+// Config is what main decides before the app is composed.
+type Config struct {
+	DataDir string // "" = $MCPDESK_DATA_DIR, then the user config dir
+	Version string
+}
+
+// App is the composition root: it builds the services, starts them when the
+// window starts and stops them when it closes, and adapts the backend's
+// events.Emitter to the Wails runtime — the only Wails-runtime use.
+type App struct {
+	ctx     atomic.Pointer[context.Context]
+	logger  *slog.Logger
+	logFile io.Closer
+	store   *store.Store
+	pool    *mcppool.Pool
+	stop    context.CancelFunc
+
+	mcp      *mcppool.MCPPool
+	settings *settings.Service
+}
+
+// NewApp opens the data folder and builds every service; nothing connects
+// until startup.
+func NewApp(cfg Config) (*App, error) {
+	dir, err := store.ResolveDir(cfg.DataDir)
+	if err != nil {
+		return nil, fmt.Errorf("find data folder: %w", err)
+	}
+	a := &App{}
+	a.logger, a.logFile = openLog(dir)
+	st, err := store.Open(dir, a.logger)
+	if err != nil {
+		return nil, err
+	}
+	a.store = st
+	configFile := filepath.Join(dir, "mcp.config.json")
+	a.pool = mcppool.New(mcppool.Options{
+		ConfigPath: configFile,
+		Watch:      true,
+		Env:        newServerEnv(false),
+		ClientInfo: mcp.Implementation{Name: "mcpdesk", Title: "MCP Desk", Version: cfg.Version},
+		Emitter:    emitter{a},
+		Logger:     a.logger,
+	})
+	a.mcp = mcppool.NewService(a.pool, picker{a})
+	a.settings = settings.New(st, settings.AppInfo{
+		Version: cfg.Version, DataDir: dir, ConfigFile: configFile, DatabaseFile: st.Path(),
+	})
+	return a, nil
+}
+
+// Bindings lists the services whose exported methods JavaScript may call.
+func (a *App) Bindings() []any {
+	return []any{a.mcp, a.settings}
+}
+
+func (a *App) startup(ctx context.Context) {
+	a.ctx.Store(&ctx)
+	// The pool outlives no window but is not tied to Wails' context either:
+	// shutdown stops it explicitly, after its children are gone.
+	poolCtx, stop := context.WithCancel(context.Background())
+	a.stop = stop
+	if err := a.pool.Start(poolCtx); err != nil {
+		a.logger.Warn("mcp config not loaded", "err", err)
+	}
+}
+
+func (a *App) shutdown(context.Context) {
+	if a.stop != nil {
+		a.stop()
+	}
+	a.pool.Close()
+	if err := a.store.Close(); err != nil {
+		a.logger.Warn("close database", "err", err)
+	}
+	a.logger.Info("shut down")
+	if a.logFile != nil {
+		_ = a.logFile.Close()
+	}
+}
+
+// emitter sends backend events to the frontend once the window is up;
+// before that there is nobody to tell, and the Wails runtime must not be
+// called with any other context.
+type emitter struct{ a *App }
+
+func (e emitter) Emit(name events.Name, payload any) {
+	if ctx := e.a.ctx.Load(); ctx != nil {
+		runtime.EventsEmit(*ctx, string(name), payload)
+	}
+}
+
+// picker opens native file dialogs for the backend.
+type picker struct{ a *App }
+
+func (p picker) OpenFile(title string) (string, error) {
+	ctx := p.a.ctx.Load()
+	if ctx == nil {
+		return "", fmt.Errorf("the window is not ready")
+	}
+	return runtime.OpenFileDialog(*ctx, runtime.OpenDialogOptions{
+		Title: title,
+		Filters: []runtime.FileFilter{
+			{DisplayName: "MCP config (*.json)", Pattern: "*.json;*.jsonc"},
+			{DisplayName: "All files", Pattern: "*"},
+		},
+	})
+}
+
+// openLog writes the app's log to <data>/logs/mcpdesk.log and stderr.
+func openLog(dir string) (*slog.Logger, io.Closer) {
+	opts := &slog.HandlerOptions{Level: slog.LevelInfo}
+	if os.Getenv("MCPDESK_DEBUG") != "" {
+		opts.Level = slog.LevelDebug
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "logs"), 0o700); err == nil {
+		f, err := os.OpenFile(filepath.Join(dir, "logs", "mcpdesk.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err == nil {
+			return slog.New(slog.NewTextHandler(io.MultiWriter(os.Stderr, f), opts)), f
+		}
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts)), nil
+}
+
+// newServerEnv returns the environment stdio servers start with: the
+// user's login-shell environment for the window (a GUI launch does not
+// inherit the shell's PATH), the process's own for the command line.
+func newServerEnv(fromTerminal bool) mcppool.Environment {
+	return shellenv.NewProvider(!fromTerminal)
+}

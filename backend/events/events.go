@@ -1,0 +1,123 @@
+// Package events defines the names and payloads of every event the backend
+// pushes to the frontend. It is the Go half of the typed event map; the
+// TypeScript half lives in frontend/src/lib/api/events.ts and must mirror it.
+//
+// Backend packages publish through an Emitter and never import the Wails
+// runtime; app.go adapts Emitter to runtime.EventsEmit.
+package events
+
+// Emitter publishes one event to the frontend. Implementations must be safe
+// for concurrent use and must not block for long.
+type Emitter interface {
+	Emit(name Name, payload any)
+}
+
+// Name is the name of one frontend event.
+type Name string
+
+// The event names. Each constant documents its payload type.
+const (
+	// ServerStatus carries a ServerStatusPayload whenever a server's
+	// connection state changes.
+	ServerStatus Name = "mcp:server-status"
+	// ServersChanged carries a ServersChangedPayload when the set of
+	// configured servers changes (edit, import, file reload).
+	ServersChanged Name = "mcp:servers-changed"
+	// RPCLog carries an RPCLogBatch of JSON-RPC messages, coalesced.
+	RPCLog Name = "mcp:rpc-log"
+	// ConfigError carries a ConfigErrorPayload when the config file on disk
+	// is invalid; the previous good config stays in force.
+	ConfigError Name = "mcp:config-error"
+)
+
+// ServerState is the connection state of one server.
+type ServerState string
+
+// The server states, in the order a server normally passes through them.
+const (
+	StateDisabled   ServerState = "disabled"
+	StateConnecting ServerState = "connecting"
+	StateConnected  ServerState = "connected"
+	StateFailed     ServerState = "failed"
+	StateRestarting ServerState = "restarting"
+)
+
+// ServerStatusPayload is the state of one server as the UI shows it.
+type ServerStatusPayload struct {
+	ID              string      `json:"id"`
+	State           ServerState `json:"state"`
+	Transport       string      `json:"transport"`
+	ProtocolVersion string      `json:"protocolVersion"`
+	ServerName      string      `json:"serverName"`
+	ServerVersion   string      `json:"serverVersion"`
+	Tools           int         `json:"tools"`
+	Resources       int         `json:"resources"`
+	Prompts         int         `json:"prompts"`
+	// Error says why the server failed, in words a user can act on.
+	Error string `json:"error,omitempty"`
+	// Stderr is the tail of a stdio server's standard error.
+	Stderr string `json:"stderr,omitempty"`
+	// Attempt counts automatic reconnects since the last success.
+	Attempt int `json:"attempt,omitempty"`
+	// NextRetryMs is the delay before the next automatic reconnect.
+	NextRetryMs int64 `json:"nextRetryMs,omitempty"`
+}
+
+// ServersChangedPayload lists the server ids now configured, in order.
+type ServersChangedPayload struct {
+	IDs []string `json:"ids"`
+}
+
+// Direction tells which way a JSON-RPC message travelled.
+type Direction string
+
+// The two directions.
+const (
+	Outgoing Direction = "out" // client → server
+	Incoming Direction = "in"  // server → client
+)
+
+// RPCKind classifies a JSON-RPC message.
+type RPCKind string
+
+// The message kinds.
+const (
+	KindRequest      RPCKind = "request"
+	KindResponse     RPCKind = "response"
+	KindError        RPCKind = "error"
+	KindNotification RPCKind = "notification"
+)
+
+// RPCEntry is one JSON-RPC message in the logger. Payload has secrets
+// redacted before an entry is ever stored or emitted.
+type RPCEntry struct {
+	Seq       uint64    `json:"seq"`
+	Server    string    `json:"server"`
+	Time      int64     `json:"time"` // Unix milliseconds
+	Direction Direction `json:"direction"`
+	Kind      RPCKind   `json:"kind"`
+	Method    string    `json:"method"`
+	ID        string    `json:"id,omitempty"`
+	// LatencyMs is set on a response: the time since its request.
+	LatencyMs *float64 `json:"latencyMs,omitempty"`
+	Payload   string   `json:"payload"`
+	// Truncated is true when Payload was cut to the logger's size limit.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// RPCLogBatch carries the JSON-RPC messages logged since the last batch.
+type RPCLogBatch struct {
+	Entries []RPCEntry `json:"entries"`
+}
+
+// ConfigErrorPayload reports an invalid config file.
+type ConfigErrorPayload struct {
+	File    string `json:"file"`
+	Message string `json:"message"`
+}
+
+// Discard is an Emitter that drops every event; for the CLI and tests.
+type Discard struct{}
+
+// Emit drops the event.
+func (Discard) Emit(Name, any) {}

@@ -1,0 +1,58 @@
+package mcp
+
+import "mcpdesk/backend/events"
+
+// ServerView is one configured server as the frontend sees it: its settings
+// (with secret values withheld) and its live status.
+type ServerView struct {
+	Spec   ServerSpec                 `json:"spec"`
+	Status events.ServerStatusPayload `json:"status"`
+}
+
+// ServerSpec is the editable form of one server. Env and header values are
+// write-only: the backend never sends a stored value to the frontend; a pair
+// read from the backend has an empty Value and Keep set, and saving it with
+// Keep still set keeps the stored value.
+type ServerSpec struct {
+	ID              string       `json:"id"`
+	Type            string       `json:"type"` // stdio | http | sse
+	Command         string       `json:"command"`
+	Args            []string     `json:"args"`
+	Env             []SecretPair `json:"env"`
+	Cwd             string       `json:"cwd"`
+	URL             string       `json:"url"`
+	Headers         []SecretPair `json:"headers"`
+	Enabled         bool         `json:"enabled"`
+	TimeoutMs       int          `json:"timeoutMs"`
+	MaxConcurrency  int          `json:"maxConcurrency"`
+	ProtocolVersion string       `json:"protocolVersion"`
+}
+
+// SecretPair is one env variable or header. See ServerSpec.
+type SecretPair struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	Keep  bool   `json:"keep"`
+}
+
+// ImportPreview describes what importing a config file would do.
+type ImportPreview struct {
+	File   string       `json:"file"`
+	Format string       `json:"format"` // cursor | claude | vscode | windsurf | cline | mcpdesk
+	Items  []ImportItem `json:"items"`
+}
+
+// ImportItem is one server found in an imported file.
+type ImportItem struct {
+	ID        string `json:"id"`
+	Transport string `json:"transport"`
+	Summary   string `json:"summary"` // command line or URL, secrets withheld
+	// Replaces is true when a server with this id is already configured.
+	Replaces bool `json:"replaces"`
+}
+
+// ImportResult says what an import changed.
+type ImportResult struct {
+	Added    []string `json:"added"`
+	Replaced []string `json:"replaced"`
+}

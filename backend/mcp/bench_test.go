@@ -1,0 +1,83 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"mcpdesk/backend/events"
+	"mcpdesk/backend/mcpconfig"
+)
+
+// Tool-call overhead: echo calls through the Pool (supervision, limits,
+// logger, redaction) against a bare mcp-go client on the same server.
+// Compare ns/op of the two; the target is a ratio ≤ 1.10.
+
+func BenchmarkEchoPool(b *testing.B) {
+	p, _ := newTestPool(b, stdioServer("bench"))
+	waitState(b, p, "bench", events.StateConnected, 15*time.Second)
+	ctx := context.Background()
+	args := map[string]any{"message": "hello"}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := p.CallTool(ctx, "bench", "echo", args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEchoBareClient(b *testing.B) {
+	c, err := client.NewStdioMCPClient(testServerBin, os.Environ())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "bench"}}}); err != nil {
+		b.Fatal(err)
+	}
+	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "hello"}}}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := c.CallTool(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkConnectParallel measures starting N stdio servers at once, to
+// the moment all are connected (target: 8 take ≤ 2× the time of 1).
+func BenchmarkConnectParallel(b *testing.B) {
+	for _, n := range []int{1, 8} {
+		b.Run(fmt.Sprintf("servers=%d", n), func(b *testing.B) {
+			servers := make([]mcpconfig.Server, n)
+			for i := range servers {
+				servers[i] = stdioServer(fmt.Sprintf("s%d", i))
+			}
+			for b.Loop() {
+				b.StopTimer()
+				dir := b.TempDir()
+				path := dir + "/mcp.config.json"
+				if err := mcpconfig.WriteFile(path, &mcpconfig.Config{Servers: servers}); err != nil {
+					b.Fatal(err)
+				}
+				p := New(Options{ConfigPath: path, Env: testEnv()})
+				b.StartTimer()
+				if err := p.Start(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				for _, s := range servers {
+					waitState(b, p, s.ID, events.StateConnected, 30*time.Second)
+				}
+				b.StopTimer()
+				p.Close()
+				b.StartTimer()
+			}
+		})
+	}
+}

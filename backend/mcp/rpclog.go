@@ -1,0 +1,204 @@
+package mcp
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"mcpdesk/backend/events"
+)
+
+// RPCLog is the JSON-RPC logger: a bounded ring of messages from every
+// server, with secrets redacted before they are stored. New entries are
+// pushed to the frontend in batches coalesced on a short ticker, so a burst
+// of traffic costs one event per tick, not one per message.
+type RPCLog struct {
+	mu       sync.Mutex
+	entries  []events.RPCEntry // ring storage
+	head     int               // index of the oldest entry
+	n        int               // number of entries held
+	bytes    int               // payload bytes held
+	maxBytes int
+	seq      uint64
+	pending  []events.RPCEntry // not yet emitted
+
+	emit   events.Emitter
+	notify chan struct{}
+	stop   chan struct{}
+	wg     sync.WaitGroup
+}
+
+// Limits of the logger.
+const (
+	DefaultLogEntries   = 5000
+	DefaultLogBytes     = 64 << 20
+	maxPayloadBytes     = 256 << 10
+	logFlushInterval    = 50 * time.Millisecond
+	redactedPlaceholder = "[redacted]"
+)
+
+// NewRPCLog returns a logger holding at most capacity entries and maxBytes
+// of payload, emitting batches through emit until Close.
+func NewRPCLog(capacity, maxBytes int, emit events.Emitter) *RPCLog {
+	if capacity <= 0 {
+		capacity = DefaultLogEntries
+	}
+	if maxBytes <= 0 {
+		maxBytes = DefaultLogBytes
+	}
+	if emit == nil {
+		emit = events.Discard{}
+	}
+	l := &RPCLog{
+		entries:  make([]events.RPCEntry, capacity),
+		maxBytes: maxBytes,
+		emit:     emit,
+		notify:   make(chan struct{}, 1),
+		stop:     make(chan struct{}),
+	}
+	l.wg.Add(1)
+	go l.flushLoop()
+	return l
+}
+
+// Add stores one entry, assigning its sequence number. The payload must
+// already be redacted.
+func (l *RPCLog) Add(e events.RPCEntry) {
+	if len(e.Payload) > maxPayloadBytes {
+		e.Payload = e.Payload[:maxPayloadBytes]
+		e.Truncated = true
+	}
+	l.mu.Lock()
+	l.seq++
+	e.Seq = l.seq
+	capacity := len(l.entries)
+	for l.n > 0 && (l.n == capacity || l.bytes+len(e.Payload) > l.maxBytes) {
+		l.bytes -= len(l.entries[l.head].Payload)
+		l.entries[l.head] = events.RPCEntry{}
+		l.head = (l.head + 1) % capacity
+		l.n--
+	}
+	l.entries[(l.head+l.n)%capacity] = e
+	l.n++
+	l.bytes += len(e.Payload)
+	l.pending = append(l.pending, e)
+	l.mu.Unlock()
+	select {
+	case l.notify <- struct{}{}:
+	default:
+	}
+}
+
+// Entries returns a copy of the held entries, oldest first.
+func (l *RPCLog) Entries() []events.RPCEntry {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]events.RPCEntry, l.n)
+	for i := range out {
+		out[i] = l.entries[(l.head+i)%len(l.entries)]
+	}
+	return out
+}
+
+// Clear drops every held entry.
+func (l *RPCLog) Clear() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	clear(l.entries)
+	l.head, l.n, l.bytes = 0, 0, 0
+	l.pending = nil
+}
+
+// Close flushes what is pending and stops the flush loop.
+func (l *RPCLog) Close() {
+	select {
+	case <-l.stop:
+		return
+	default:
+		close(l.stop)
+	}
+	l.wg.Wait()
+}
+
+func (l *RPCLog) flushLoop() {
+	defer l.wg.Done()
+	for {
+		select {
+		case <-l.stop:
+			l.flush()
+			return
+		case <-l.notify:
+		}
+		l.flush()
+		// Coalesce: whatever arrives during the interval goes out together.
+		select {
+		case <-l.stop:
+			l.flush()
+			return
+		case <-time.After(logFlushInterval):
+		}
+	}
+}
+
+func (l *RPCLog) flush() {
+	l.mu.Lock()
+	batch := l.pending
+	l.pending = nil
+	l.mu.Unlock()
+	if len(batch) > 0 {
+		l.emit.Emit(events.RPCLog, events.RPCLogBatch{Entries: batch})
+	}
+}
+
+// Redactor scrubs secrets from logged payloads: the literal values of a
+// server's env variables and headers, bearer tokens, and the values of JSON
+// fields whose names say they hold a secret.
+type Redactor struct {
+	literal *strings.Replacer
+}
+
+var (
+	secretField = regexp.MustCompile(`(?i)("(?:[a-z0-9_-]*(?:authorization|api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|id[_-]?token|client[_-]?secret|secret|password|passwd|token))"\s*:\s*)"(?:[^"\\]|\\.)*"`)
+	bearer      = regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}`)
+)
+
+// NewRedactor returns a Redactor for the given literal secret values.
+// Values shorter than four characters are ignored: they would redact noise.
+func NewRedactor(secrets []string) *Redactor {
+	var pairs []string
+	for _, s := range secrets {
+		if len(s) < 4 {
+			continue
+		}
+		pairs = append(pairs, s, redactedPlaceholder)
+		// The value may appear JSON-escaped inside a payload.
+		if b, err := json.Marshal(s); err == nil {
+			if esc := string(b[1 : len(b)-1]); esc != s {
+				pairs = append(pairs, esc, redactedPlaceholder)
+			}
+		}
+	}
+	r := &Redactor{}
+	if len(pairs) > 0 {
+		r.literal = strings.NewReplacer(pairs...)
+	}
+	return r
+}
+
+// Redact returns s with secrets replaced by a placeholder.
+func (r *Redactor) Redact(s string) string {
+	if r != nil && r.literal != nil {
+		s = r.literal.Replace(s)
+	}
+	s = secretField.ReplaceAllStringFunc(s, func(m string) string {
+		sub := secretField.FindStringSubmatch(m)
+		// A progress token identifies a request; it is not a credential.
+		if strings.Contains(strings.ToLower(sub[1]), `"progresstoken"`) {
+			return m
+		}
+		return sub[1] + `"` + redactedPlaceholder + `"`
+	})
+	return bearer.ReplaceAllString(s, `${1} `+redactedPlaceholder)
+}

@@ -1,0 +1,325 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"mcpdesk/backend/mcpconfig"
+)
+
+// Session is one live connection to one server: the mcp-go client, what the
+// server said about itself, and — for stdio — the child process.
+type Session struct {
+	ServerID     string
+	Client       *client.Client
+	Info         mcp.Implementation
+	Capabilities mcp.ServerCapabilities
+	Instructions string
+	Protocol     string
+	Transport    mcpconfig.Transport
+
+	proc *process
+	lost chan struct{} // closed when the connection is known to be gone
+	why  error         // why lost was closed
+}
+
+// Lost is closed when the connection dropped: the child exited, or a remote
+// transport reported the connection gone.
+func (s *Session) Lost() <-chan struct{} { return s.lost }
+
+// LostReason says why Lost was closed.
+func (s *Session) LostReason() error { return s.why }
+
+// Stderr returns the tail of a stdio server's standard error.
+func (s *Session) Stderr() string {
+	if s.proc == nil {
+		return ""
+	}
+	return s.proc.stderr.String()
+}
+
+// Close ends the session: it closes the client and, for stdio, stops the
+// child as the spec asks (close stdin, wait, SIGTERM, SIGKILL).
+func (s *Session) Close() {
+	if s.proc != nil {
+		s.proc.Stop()
+	}
+	_ = s.Client.Close()
+}
+
+// dialer holds what every connection needs besides the server's own config.
+type dialer struct {
+	env        Environment
+	log        *RPCLog
+	clientInfo mcp.Implementation
+	logger     *slog.Logger
+	// onNotification receives every server notification of a session.
+	onNotification func(serverID string, n mcp.JSONRPCNotification)
+}
+
+// Environment supplies the variables stdio servers start with and program
+// lookup against them. See package shellenv for the login-shell version.
+type Environment interface {
+	// Environ returns the base environment as KEY=VALUE pairs.
+	Environ(ctx context.Context) []string
+	// LookPath finds program on the PATH of env.
+	LookPath(program string, env []string) (string, error)
+	// Expand replaces ${VAR} references in s using lookup.
+	Expand(s string, lookup func(string) (string, bool)) (string, error)
+	// CommandLine returns how to run a resolved program with args (on
+	// Windows, .cmd shims run through cmd.exe).
+	CommandLine(resolved string, args []string) (string, []string)
+}
+
+// DialError is a failed connection attempt, with the tail of the server's
+// standard error when it is a stdio server.
+type DialError struct {
+	Err    error
+	Stderr string
+	Exited bool // the stdio child exited during the attempt
+}
+
+func (e *DialError) Error() string { return e.Err.Error() }
+func (e *DialError) Unwrap() error { return e.Err }
+
+// dial connects to srv and performs the MCP handshake. The context bounds
+// the handshake only; the session lives until Close.
+func (d *dialer) dial(ctx context.Context, srv mcpconfig.Server) (*Session, error) {
+	kind := effectiveTransport(srv)
+	s := &Session{ServerID: srv.ID, Transport: kind, lost: make(chan struct{})}
+	redact := NewRedactor(srv.SecretValues())
+
+	var inner transport.Interface
+	switch kind {
+	case mcpconfig.Stdio:
+		proc, err := d.startStdio(ctx, srv)
+		if err != nil {
+			return nil, &DialError{Err: err}
+		}
+		s.proc = proc
+		inner = transport.NewIO(proc.stdout, proc.stdin, nil)
+	case mcpconfig.HTTP, mcpconfig.SSE:
+		t, err := d.remoteTransport(ctx, srv, kind)
+		if err != nil {
+			return nil, &DialError{Err: err}
+		}
+		inner = t
+	default:
+		return nil, fmt.Errorf("unknown transport %q", kind)
+	}
+
+	wrapped := wrapTransport(inner, srv.ID, d.log, redact)
+	var opts []client.ClientOption
+	if srv.ProtocolVersion != "" {
+		opts = append(opts, client.WithProtocolVersion(srv.ProtocolVersion))
+	}
+	c := client.NewClient(wrapped, opts...)
+	s.Client = c
+	fail := func(err error) (*Session, error) {
+		exited := false
+		if s.proc != nil {
+			select {
+			case <-s.proc.Done():
+				exited = true
+				err = fmt.Errorf("%w (%v)", s.proc.ExitError(), err)
+			default:
+			}
+		}
+		s.Close()
+		return nil, &DialError{Err: err, Stderr: s.Stderr(), Exited: exited}
+	}
+
+	// A remote transport's Start opens its streams; it must outlive this
+	// handshake context, so it gets a context that is only cancelled by
+	// Close.
+	if err := c.Start(context.WithoutCancel(ctx)); err != nil {
+		return fail(fmt.Errorf("start transport: %w", err))
+	}
+	if d.onNotification != nil {
+		c.OnNotification(func(n mcp.JSONRPCNotification) { d.onNotification(srv.ID, n) })
+	}
+	c.OnConnectionLost(func(err error) { s.markLost(fmt.Errorf("connection lost: %w", err)) })
+
+	if s.proc != nil {
+		// If the child dies while we wait for its answer, fail now rather
+		// than at the handshake timeout.
+		hctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		go func() {
+			select {
+			case <-s.proc.Done():
+				cancel()
+			case <-hctx.Done():
+			}
+		}()
+		ctx = hctx
+	}
+	init, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ClientInfo:   d.clientInfo,
+		Capabilities: mcp.ClientCapabilities{},
+	}})
+	if err != nil {
+		return fail(fmt.Errorf("initialize: %w", err))
+	}
+	s.Info = init.ServerInfo
+	s.Capabilities = init.Capabilities
+	s.Instructions = init.Instructions
+	s.Protocol = c.ProtocolVersion()
+	if s.Protocol == "" {
+		s.Protocol = init.ProtocolVersion
+	}
+	if s.proc != nil {
+		go func() {
+			<-s.proc.Done()
+			s.markLost(s.proc.ExitError())
+		}()
+	}
+	return s, nil
+}
+
+func (s *Session) markLost(err error) {
+	select {
+	case <-s.lost:
+	default:
+		s.why = err
+		close(s.lost)
+	}
+}
+
+// startStdio resolves the command against the login-shell environment and
+// starts the child.
+func (d *dialer) startStdio(ctx context.Context, srv mcpconfig.Server) (*process, error) {
+	base := d.env.Environ(ctx)
+	vars := envMap(base)
+	lookup := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+
+	env := append([]string(nil), base...)
+	for _, k := range sortedKeys(srv.Env) {
+		v, err := d.env.Expand(srv.Env[k], lookup)
+		if err != nil {
+			return nil, fmt.Errorf("env %s: %w", k, err)
+		}
+		env = append(env, k+"="+v)
+	}
+	// Server env may change PATH, so look up the program with it applied.
+	merged := envMap(env)
+	mergedLookup := func(k string) (string, bool) { v, ok := merged[k]; return v, ok }
+	command, err := d.env.Expand(srv.Command, mergedLookup)
+	if err != nil {
+		return nil, fmt.Errorf("command: %w", err)
+	}
+	args := make([]string, len(srv.Args))
+	for i, a := range srv.Args {
+		if args[i], err = d.env.Expand(a, mergedLookup); err != nil {
+			return nil, fmt.Errorf("args[%d]: %w", i, err)
+		}
+	}
+	cwd, err := d.env.Expand(srv.Cwd, mergedLookup)
+	if err != nil {
+		return nil, fmt.Errorf("cwd: %w", err)
+	}
+	resolved, err := d.env.LookPath(command, flattenEnv(merged))
+	if err != nil {
+		return nil, err
+	}
+	name, argv := d.env.CommandLine(resolved, args)
+	return startProcess(processSpec{Path: name, Args: argv, Env: flattenEnv(merged), Dir: cwd})
+}
+
+// remoteTransport builds a Streamable HTTP or SSE transport.
+func (d *dialer) remoteTransport(ctx context.Context, srv mcpconfig.Server, kind mcpconfig.Transport) (transport.Interface, error) {
+	vars := envMap(d.env.Environ(ctx))
+	lookup := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+	headers := make(map[string]string, len(srv.Headers))
+	for k, v := range srv.Headers {
+		ev, err := d.env.Expand(v, lookup)
+		if err != nil {
+			return nil, fmt.Errorf("header %s: %w", k, err)
+		}
+		headers[k] = ev
+	}
+	url, err := d.env.Expand(srv.URL, lookup)
+	if err != nil {
+		return nil, fmt.Errorf("url: %w", err)
+	}
+	if kind == mcpconfig.SSE {
+		return transport.NewSSE(url, transport.WithHeaders(headers))
+	}
+	opts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(headers)}
+	// The continuous GET stream carries server-initiated messages (list
+	// changes, logs, requests outside a call) on 2025-11-25. Revision
+	// 2026-07-28 removed it, so a server pinned to that revision goes
+	// without; mcp-go then negotiates the stateless protocol.
+	if !mcp.IsModernProtocol(srv.ProtocolVersion) {
+		opts = append(opts, transport.WithContinuousListening())
+	}
+	return transport.NewStreamableHTTP(url, opts...)
+}
+
+func effectiveTransport(srv mcpconfig.Server) mcpconfig.Transport {
+	switch {
+	case srv.Type != "":
+		return srv.Type
+	case srv.URL != "":
+		return mcpconfig.HTTP
+	default:
+		return mcpconfig.Stdio
+	}
+}
+
+// envMap turns KEY=VALUE pairs into a map; later pairs win.
+func envMap(env []string) map[string]string {
+	m := make(map[string]string, len(env))
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+func flattenEnv(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for _, k := range sortedKeys(m) {
+		out = append(out, k+"="+m[k])
+	}
+	return out
+}
+
+// handshakeTimeout bounds connecting to one server.
+const handshakeTimeout = 30 * time.Second
+
+// ConnectOptions configures a one-off connection made outside a Pool, as
+// the command line does.
+type ConnectOptions struct {
+	Env        Environment
+	ClientInfo mcp.Implementation
+	Logger     *slog.Logger
+	// Log receives the session's JSON-RPC traffic; nil discards it.
+	Log *RPCLog
+	// OnNotification receives server notifications.
+	OnNotification func(n mcp.JSONRPCNotification)
+}
+
+// Connect dials one server and performs the handshake. The caller must
+// Close the session; ctx bounds the handshake only.
+func Connect(ctx context.Context, srv mcpconfig.Server, opts ConnectOptions) (*Session, error) {
+	if opts.Log == nil {
+		opts.Log = NewRPCLog(64, 0, nil)
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	d := &dialer{env: opts.Env, log: opts.Log, clientInfo: opts.ClientInfo, logger: opts.Logger}
+	if opts.OnNotification != nil {
+		d.onNotification = func(_ string, n mcp.JSONRPCNotification) { opts.OnNotification(n) }
+	}
+	return d.dial(ctx, srv)
+}

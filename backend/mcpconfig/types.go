@@ -1,0 +1,63 @@
+// Package mcpconfig reads, validates, imports and writes MCP server
+// configuration files. It knows the app's own mcp.config.json (Cursor's
+// "mcpServers" format plus our optional fields) and the files of Claude
+// Desktop, Cursor, VS Code, Windsurf and Cline. It does no networking and
+// starts no processes.
+package mcpconfig
+
+import "encoding/json"
+
+// Transport is how the app talks to one server.
+type Transport string
+
+// The transports.
+const (
+	Stdio Transport = "stdio"
+	HTTP  Transport = "http" // Streamable HTTP
+	SSE   Transport = "sse"  // legacy HTTP+SSE
+)
+
+// Server is one configured MCP server. Its JSON form is one value of the
+// "mcpServers" object; ID is the key it is stored under.
+type Server struct {
+	ID string `json:"-"`
+
+	// Type is optional in files: a server with a URL defaults to HTTP, one
+	// with a command to stdio. Effective returns the resolved value.
+	Type Transport `json:"type,omitempty"`
+
+	// stdio
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+
+	// http / sse
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+
+	// Our own optional fields.
+	Enabled         *bool    `json:"enabled,omitempty"`
+	TimeoutMs       int      `json:"timeoutMs,omitempty"`
+	MaxConcurrency  int      `json:"maxConcurrency,omitempty"`
+	AllowTools      []string `json:"allowTools,omitempty"`
+	DenyTools       []string `json:"denyTools,omitempty"`
+	ProtocolVersion string   `json:"protocolVersion,omitempty"`
+
+	// Extra keeps fields this version does not know, so that writing a file
+	// back never loses what another tool put there.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Config is a whole mcp.config.json: servers in file order.
+type Config struct {
+	Servers []Server
+	// Extra keeps unknown top-level keys for a lossless round trip.
+	Extra map[string]json.RawMessage
+}
+
+// Default values applied when a server leaves a field out.
+const (
+	DefaultTimeoutMs      = 60_000
+	DefaultMaxConcurrency = 4
+)

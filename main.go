@@ -1,0 +1,87 @@
+// MCP Desk: chat with any LLM using tools, resources and prompts from MCP
+// servers, and inspect those servers. main configures; app.go composes.
+package main
+
+import (
+	"context"
+	"embed"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+
+	"mcpdesk/backend/cli"
+)
+
+//go:embed all:frontend/dist
+var assets embed.FS
+
+//go:embed build/appicon.png
+var icon []byte
+
+// version is stamped at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+func main() {
+	if cli.Lookup(os.Args[1:]) {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := cli.Run(ctx, os.Args[1:], cli.Env{
+			Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+			Version: version, Servers: newServerEnv(true),
+		})
+		stop()
+		os.Exit(code)
+	}
+
+	app, err := NewApp(Config{DataDir: dataDirFlag(os.Args[1:]), Version: version})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcpdesk:", err)
+		os.Exit(1)
+	}
+	err = wails.Run(&options.App{
+		Title:            "MCP Desk",
+		Width:            1280,
+		Height:           820,
+		MinWidth:         900,
+		MinHeight:        600,
+		AssetServer:      &assetserver.Options{Assets: assets},
+		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
+		OnStartup:        app.startup,
+		OnShutdown:       app.shutdown,
+		Bind:             app.Bindings(),
+		// Errors reach JavaScript as the plain message the user should read.
+		ErrorFormatter: func(err error) any { return err.Error() },
+		Linux:          &linux.Options{Icon: icon, ProgramName: "mcpdesk"},
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcpdesk:", err)
+		app.shutdown(context.Background())
+		os.Exit(1)
+	}
+}
+
+// dataDirFlag reads --data-dir from the window's arguments. Other flags are
+// left alone: a development build also receives Wails' own (-devserver …).
+func dataDirFlag(args []string) string {
+	fs := flag.NewFlagSet("mcpdesk", flag.ContinueOnError)
+	fs.SetOutput(nopWriter{})
+	dir := fs.String("data-dir", "", "")
+	for i, a := range args {
+		if a == "--data-dir" || a == "-data-dir" || strings.HasPrefix(a, "--data-dir=") || strings.HasPrefix(a, "-data-dir=") {
+			_ = fs.Parse(args[i:])
+			break
+		}
+	}
+	return *dir
+}
+
+type nopWriter struct{}
+
+func (nopWriter) Write(p []byte) (int, error) { return len(p), nil }
