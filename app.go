@@ -6,23 +6,31 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"sync/atomic"
+	"syscall"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"mcpdesk/backend/events"
+	"mcpdesk/backend/secrets"
 	mcppool "mcpdesk/backend/mcp"
 	"mcpdesk/backend/settings"
 	"mcpdesk/backend/shellenv"
 	"mcpdesk/backend/store"
 )
 
+// keychainService is the name MCP Desk's entries carry in the OS keychain.
+const keychainService = "mcpdesk"
+
 // Config is what main decides before the app is composed.
 type Config struct {
 	DataDir string // "" = $MCPDESK_DATA_DIR, then the user config dir
 	Version string
+	Started time.Time // when the process started, for the cold-start figure
 }
 
 // App is the composition root: it builds the services, starts them when the
@@ -35,6 +43,7 @@ type App struct {
 	store   *store.Store
 	pool    *mcppool.Pool
 	stop    context.CancelFunc
+	started time.Time
 
 	mcp      *mcppool.MCPPool
 	settings *settings.Service
@@ -47,7 +56,7 @@ func NewApp(cfg Config) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("find data folder: %w", err)
 	}
-	a := &App{}
+	a := &App{started: cfg.Started}
 	a.logger, a.logFile = openLog(dir)
 	st, err := store.Open(dir, a.logger)
 	if err != nil {
@@ -66,7 +75,7 @@ func NewApp(cfg Config) (*App, error) {
 	a.mcp = mcppool.NewService(a.pool, picker{a})
 	a.settings = settings.New(st, settings.AppInfo{
 		Version: cfg.Version, DataDir: dir, ConfigFile: configFile, DatabaseFile: st.Path(),
-	})
+	}, settings.WithLogger(a.logger), settings.WithKeychain(secrets.NewKeyring(keychainService)))
 	return a, nil
 }
 
@@ -84,6 +93,25 @@ func (a *App) startup(ctx context.Context) {
 	if err := a.pool.Start(poolCtx); err != nil {
 		a.logger.Warn("mcp config not loaded", "err", err)
 	}
+	// SIGTERM / SIGINT close the window the normal way, so that shutdown
+	// runs and no MCP server child outlives the app.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	go func() {
+		select {
+		case sig := <-sigs:
+			a.logger.Info("quitting on signal", "signal", sig.String())
+			runtime.Quit(ctx)
+		case <-poolCtx.Done():
+		}
+		signal.Stop(sigs)
+	}()
+}
+
+// domReady runs when the frontend has loaded; the cold-start figure of the
+// benchmarks is read from this log line.
+func (a *App) domReady(context.Context) {
+	a.logger.Info("window ready", "since_start", time.Since(a.started).Round(time.Millisecond))
 }
 
 func (a *App) shutdown(context.Context) {

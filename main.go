@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -40,7 +41,8 @@ func main() {
 		os.Exit(code)
 	}
 
-	app, err := NewApp(Config{DataDir: dataDirFlag(os.Args[1:]), Version: version})
+	started := time.Now()
+	app, err := NewApp(Config{DataDir: dataDirFlag(os.Args[1:]), Version: version, Started: started})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcpdesk:", err)
 		os.Exit(1)
@@ -54,6 +56,7 @@ func main() {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		OnStartup:        app.startup,
+		OnDomReady:       app.domReady,
 		OnShutdown:       app.shutdown,
 		Bind:             app.Bindings(),
 		// Errors reach JavaScript as the plain message the user should read.

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -157,7 +156,7 @@ func TestInspectLeavesNoChildren(t *testing.T) {
 	}
 	var pid int
 	fmt.Sscan(string(data), &pid)
-	if err := syscall.Kill(pid, 0); err == nil {
+	if mcptest.ProcessAlive(pid) {
 		t.Fatalf("grandchild %d survived", pid)
 	}
 }

@@ -201,6 +201,7 @@ func (c *conn) setSession(ctx context.Context, sess *Session) {
 	c.sess = sess
 	c.mu.Unlock()
 	listErr := c.refresh(ctx, sess, true, true, true)
+	c.pool.logger.Info("mcp server connected", "server", c.cfg.ID, "transport", sess.Transport, "protocol", sess.Protocol)
 	c.update(func(s *events.ServerStatusPayload) {
 		s.State = events.StateConnected
 		s.ProtocolVersion = sess.Protocol

@@ -66,6 +66,7 @@ func startProcess(spec processSpec) (*process, error) {
 		p.exitErr = cmd.Wait()
 		// A server that exits may leave children behind in its group.
 		killGroup(cmd, true)
+		waitGroupGone(cmd, time.Second)
 		close(p.done)
 	}()
 	return p, nil

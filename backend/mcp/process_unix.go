@@ -3,13 +3,16 @@
 package mcp
 
 import (
+	"errors"
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 // setProcessGroup puts the child in a new process group of its own.
 func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setParentDeathSignal(cmd.SysProcAttr)
 }
 
 // killGroup signals the child's whole process group: SIGKILL when hard,
@@ -23,4 +26,19 @@ func killGroup(cmd *exec.Cmd, hard bool) {
 		sig = syscall.SIGKILL
 	}
 	_ = syscall.Kill(-cmd.Process.Pid, sig)
+}
+
+// waitGroupGone waits, at most d, until no process of the child's group is
+// left: a SIGKILLed member may briefly linger before the kernel reaps it.
+func waitGroupGone(cmd *exec.Cmd, d time.Duration) {
+	if cmd.Process == nil {
+		return
+	}
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if err := syscall.Kill(-cmd.Process.Pid, 0); errors.Is(err, syscall.ESRCH) {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }

@@ -2,15 +2,32 @@
 
 package mcp
 
-import "os/exec"
+import (
+	"os/exec"
+	"strconv"
+	"syscall"
+	"time"
+)
 
-// setProcessGroup is a no-op on Windows; children are ended with the job.
-func setProcessGroup(cmd *exec.Cmd) {}
-
-// killGroup ends the child. Windows has no SIGTERM, so a soft kill is a
-// no-op and the hard kill ends the process.
-func killGroup(cmd *exec.Cmd, hard bool) {
-	if hard && cmd.Process != nil {
-		_ = cmd.Process.Kill()
+// setProcessGroup starts the child in a new process group and without a
+// console window of its own.
+func setProcessGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		CreationFlags: syscall.CREATE_NEW_PROCESS_GROUP | 0x08000000, // CREATE_NO_WINDOW
+		HideWindow:    true,
 	}
 }
+
+// killGroup ends the child and its descendants. Windows has no SIGTERM, so
+// a soft kill is a no-op (closing stdin came first); the hard kill ends the
+// whole tree (npx.cmd → node) with taskkill, then the child itself.
+func killGroup(cmd *exec.Cmd, hard bool) {
+	if !hard || cmd.Process == nil {
+		return
+	}
+	_ = exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(cmd.Process.Pid)).Run()
+	_ = cmd.Process.Kill()
+}
+
+// waitGroupGone has nothing to wait for on Windows: taskkill is synchronous.
+func waitGroupGone(*exec.Cmd, time.Duration) {}

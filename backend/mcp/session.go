@@ -125,11 +125,14 @@ func (d *dialer) dial(ctx context.Context, srv mcpconfig.Server) (*Session, erro
 	fail := func(err error) (*Session, error) {
 		exited := false
 		if s.proc != nil {
+			// The transport may notice a closed pipe a moment before the
+			// child is reaped; give the exit a moment to be seen, so the
+			// user reads "exited" with the status, not a pipe error.
 			select {
 			case <-s.proc.Done():
 				exited = true
 				err = fmt.Errorf("%w (%v)", s.proc.ExitError(), err)
-			default:
+			case <-time.After(250 * time.Millisecond):
 			}
 		}
 		s.Close()

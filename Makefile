@@ -1,0 +1,54 @@
+# MCP Desk — two commands for a fresh Debian/Ubuntu machine:
+#   make run    install what is missing, build, start the app
+#   make test   install what is missing, run every test layer
+# Everything else here is a step of those two.
+
+SHELL   := /bin/bash
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-dev)
+GOBIN   := $(shell go env GOPATH)/bin
+TAGS    := webkit2_41
+LDFLAGS := -X main.version=$(VERSION)
+
+.PHONY: run build dev-binary deps deps-test frontend test test-go test-frontend test-bindings test-e2e test-window bench clean
+
+run: build
+	./build/bin/mcpdesk
+
+build: deps frontend
+	go build -tags desktop,production,$(TAGS) -trimpath -ldflags "-w -s $(LDFLAGS)" -o build/bin/mcpdesk .
+
+# The development build serves the UI and the Go bindings to a browser
+# (-devserver), which the end-to-end tests drive.
+dev-binary: frontend
+	go build -tags dev,$(TAGS) -ldflags "$(LDFLAGS)" -o build/bin/mcpdesk-dev .
+
+deps:
+	@build/scripts/deps.sh build
+
+deps-test:
+	@build/scripts/deps.sh test
+
+frontend:
+	cd frontend && npm run build
+
+test: deps-test
+	@build/scripts/test.sh
+
+test-go:
+	@build/scripts/test.sh go
+test-frontend:
+	@build/scripts/test.sh frontend
+test-bindings:
+	@build/scripts/test.sh bindings
+test-e2e:
+	@build/scripts/test.sh e2e
+test-window:
+	@build/scripts/test.sh window
+
+# Benchmarks print figures; they are not part of `make test`.
+bench: deps-test
+	go test -run '^$$' -bench . -benchtime 2000x -count 1 ./backend/mcp/
+	build/scripts/window-bench.sh
+
+clean:
+	rm -rf build/bin frontend/dist/assets frontend/dist/index.html

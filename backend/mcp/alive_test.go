@@ -1,0 +1,5 @@
+package mcp
+
+import "mcpdesk/backend/mcp/mcptest"
+
+func processAlive(pid int) bool { return mcptest.ProcessAlive(pid) }

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# test.sh runs MCP Desk's test layers (all of them, or the ones named):
+#   go        vet, gofmt, Go unit + integration tests (real stdio/HTTP/SSE MCP
+#             servers, real SQLite, the real keychain under dbus-run-session),
+#             fuzz seed corpora
+#   frontend  svelte-check and vitest component tests
+#   bindings  regenerated Wails bindings must match the committed ones
+#   e2e       Playwright in Debian's Chromium against the dev-tag binary
+#   window    the production window under Xvfb: screenshot must not be blank
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+layers=("$@")
+[ ${#layers[@]} -gt 0 ] || layers=(go frontend bindings e2e window)
+
+export PATH="$(go env GOPATH)/bin:$PATH"
+export MCPDESK_NPM_DIR="$PWD/backend/mcp/testdata/npm"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# WebKit and the keychain keep per-user data: isolate both.
+export XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config"
+mkdir -p "$XDG_DATA_HOME" "$XDG_CACHE_HOME" "$XDG_CONFIG_HOME"
+
+step() { printf '\n=== %s ===\n' "$*"; }
+
+layer_go() {
+  step "go vet"
+  go vet ./...
+  GOOS=windows go vet ./backend/... >/dev/null
+  step "gofmt"
+  bad=$(gofmt -l $(git ls-files '*.go'))
+  [ -z "$bad" ] || { echo "gofmt would change: $bad"; return 1; }
+  step "go test (real keychain, real MCP servers, real SQLite)"
+  dbus-run-session -- bash -c '
+    echo -n ci | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+    go test -tags keychain -count=1 -timeout 15m ./...'
+}
+
+layer_frontend() {
+  step "svelte-check"
+  (cd frontend && npm run --silent check)
+  step "vitest"
+  (cd frontend && npm test --silent)
+}
+
+layer_bindings() {
+  step "wails bindings are up to date"
+  wails generate module >/dev/null
+  if ! git diff --exit-code --stat -- frontend/wailsjs; then
+    echo "frontend/wailsjs is stale: run 'wails generate module' and commit it"
+    return 1
+  fi
+}
+
+layer_e2e() {
+  step "end-to-end (Playwright + Chromium against the dev binary)"
+  make --no-print-directory dev-binary
+  (cd frontend && node e2e/run.mjs)
+}
+
+layer_window() {
+  step "production window under Xvfb"
+  make --no-print-directory build
+  build/scripts/window-check.sh
+}
+
+for l in "${layers[@]}"; do
+  "layer_$l"
+done
+printf '\nall test layers passed: %s\n' "${layers[*]}"
