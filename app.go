@@ -16,8 +16,8 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"mcpdesk/backend/events"
-	"mcpdesk/backend/secrets"
 	mcppool "mcpdesk/backend/mcp"
+	"mcpdesk/backend/secrets"
 	"mcpdesk/backend/settings"
 	"mcpdesk/backend/shellenv"
 	"mcpdesk/backend/store"

@@ -25,9 +25,9 @@ var methods = []string{"tools/list", "tools/call", "resources/list", "resources/
 func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 	var (
 		configFile, serverID, url, transportName, method string
-		toolName, uri, promptName                          string
-		headers, toolArgs, promptArgs, envVars             multi
-		timeout                                            time.Duration
+		toolName, uri, promptName                        string
+		headers, toolArgs, promptArgs, envVars           multi
+		timeout                                          time.Duration
 	)
 	fs := newFlags("inspect", &g, env)
 	fs.StringVar(&configFile, "config", "", "config file holding the server (with --server)")

@@ -59,7 +59,7 @@ func newConn(p *Pool, cfg mcpconfig.Server) *conn {
 		restart: make(chan struct{}, 1),
 		done:    make(chan struct{}),
 	}
-	c.status = events.ServerStatusPayload{ID: cfg.ID, Transport: string(effectiveTransport(cfg)), State: events.StateDisabled}
+	c.status = events.ServerStatusPayload{ID: cfg.ID, Transport: string(cfg.Effective()), State: events.StateDisabled}
 	return c
 }
 

@@ -220,7 +220,7 @@ func (p *Pool) Servers() []ServerState {
 	p.mu.Unlock()
 	out := make([]ServerState, 0, len(servers))
 	for _, s := range servers {
-		st := events.ServerStatusPayload{ID: s.ID, State: events.StateDisabled, Transport: string(effectiveTransport(s))}
+		st := events.ServerStatusPayload{ID: s.ID, State: events.StateDisabled, Transport: string(s.Effective())}
 		if c := conns[s.ID]; c != nil {
 			st = c.snapshot()
 		}

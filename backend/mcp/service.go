@@ -91,7 +91,7 @@ func (s *MCPPool) PreviewImport(path string) (ImportPreview, error) {
 	for _, srv := range servers {
 		p.Items = append(p.Items, ImportItem{
 			ID:        srv.ID,
-			Transport: string(effectiveTransport(srv)),
+			Transport: string(srv.Effective()),
 			Summary:   srv.Summary(),
 			Replaces:  slices.ContainsFunc(existing.Servers, func(e mcpconfig.Server) bool { return e.ID == srv.ID }),
 		})
@@ -149,7 +149,7 @@ func nonNil(s []string) []string {
 func specFromConfig(c mcpconfig.Server) ServerSpec {
 	return ServerSpec{
 		ID:              c.ID,
-		Type:            string(effectiveTransport(c)),
+		Type:            string(c.Effective()),
 		Command:         c.Command,
 		Args:            nonNil(c.Args),
 		Env:             withheld(c.Env),

@@ -92,7 +92,7 @@ func (e *DialError) Unwrap() error { return e.Err }
 // dial connects to srv and performs the MCP handshake. The context bounds
 // the handshake only; the session lives until Close.
 func (d *dialer) dial(ctx context.Context, srv mcpconfig.Server) (*Session, error) {
-	kind := effectiveTransport(srv)
+	kind := srv.Effective()
 	s := &Session{ServerID: srv.ID, Transport: kind, lost: make(chan struct{})}
 	redact := NewRedactor(srv.SecretValues())
 
@@ -264,17 +264,6 @@ func (d *dialer) remoteTransport(ctx context.Context, srv mcpconfig.Server, kind
 		opts = append(opts, transport.WithContinuousListening())
 	}
 	return transport.NewStreamableHTTP(url, opts...)
-}
-
-func effectiveTransport(srv mcpconfig.Server) mcpconfig.Transport {
-	switch {
-	case srv.Type != "":
-		return srv.Type
-	case srv.URL != "":
-		return mcpconfig.HTTP
-	default:
-		return mcpconfig.Stdio
-	}
 }
 
 // envMap turns KEY=VALUE pairs into a map; later pairs win.
