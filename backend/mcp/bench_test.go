@@ -81,3 +81,45 @@ func BenchmarkConnectParallel(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEchoOverhead interleaves blocks of echo calls through the Pool and
+// through a bare mcp-go client on two copies of the same server, so that
+// machine load hits both alike, and reports their ratio (target ≤ 1.10).
+func BenchmarkEchoOverhead(b *testing.B) {
+	p, _ := newTestPool(b, stdioServer("bench"))
+	waitState(b, p, "bench", events.StateConnected, 15*time.Second)
+	c, err := client.NewStdioMCPClient(testServerBin, os.Environ())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{ClientInfo: mcp.Implementation{Name: "bench"}}}); err != nil {
+		b.Fatal(err)
+	}
+	args := map[string]any{"message": "hello"}
+	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "echo", Arguments: args}}
+	const block = 50
+	var pool, bare time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i += block {
+		n := min(block, b.N-i)
+		start := time.Now()
+		for range n {
+			if _, err := p.CallTool(ctx, "bench", "echo", args); err != nil {
+				b.Fatal(err)
+			}
+		}
+		pool += time.Since(start)
+		start = time.Now()
+		for range n {
+			if _, err := c.CallTool(ctx, req); err != nil {
+				b.Fatal(err)
+			}
+		}
+		bare += time.Since(start)
+	}
+	b.ReportMetric(float64(pool.Nanoseconds())/float64(b.N), "pool-ns/call")
+	b.ReportMetric(float64(bare.Nanoseconds())/float64(b.N), "bare-ns/call")
+	b.ReportMetric(float64(pool)/float64(bare), "ratio")
+}

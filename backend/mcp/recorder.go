@@ -47,18 +47,6 @@ func wrapTransport(inner transport.Interface, server string, log *RPCLog, redact
 }
 
 func (r *recorder) record(dir events.Direction, kind events.RPCKind, method, id string, latency time.Duration, msg any) {
-	var payload string
-	switch m := msg.(type) {
-	case json.RawMessage:
-		payload = string(m)
-	default:
-		b, err := json.Marshal(m)
-		if err != nil {
-			payload = `{"error":"unserialisable message"}`
-		} else {
-			payload = string(b)
-		}
-	}
 	e := events.RPCEntry{
 		Server:    r.server,
 		Time:      time.Now().UnixMilli(),
@@ -66,13 +54,25 @@ func (r *recorder) record(dir events.Direction, kind events.RPCKind, method, id 
 		Kind:      kind,
 		Method:    method,
 		ID:        id,
-		Payload:   r.redact.Redact(payload),
 	}
 	if kind == events.KindResponse || kind == events.KindError {
 		ms := float64(latency.Microseconds()) / 1000
 		e.LatencyMs = &ms
 	}
-	r.log.Add(e)
+	// Serialising and redacting happen off the call path, in the logger.
+	r.log.addLazy(e, func() string { return r.redact.Redact(serialise(msg)) })
+}
+
+// serialise returns msg as JSON text.
+func serialise(msg any) string {
+	if raw, ok := msg.(json.RawMessage); ok {
+		return string(raw)
+	}
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return `{"error":"unserialisable message"}`
+	}
+	return string(b)
 }
 
 // Start starts the inner transport.

@@ -23,6 +23,8 @@ type RPCLog struct {
 	maxBytes int
 	seq      uint64
 	pending  []events.RPCEntry // not yet emitted
+	queued   []lazyEntry       // payloads not yet computed
+	settleMu sync.Mutex        // one settle at a time, in order
 
 	emit   events.Emitter
 	notify chan struct{}
@@ -66,13 +68,61 @@ func NewRPCLog(capacity, maxBytes int, emit events.Emitter) *RPCLog {
 // Add stores one entry, assigning its sequence number. The payload must
 // already be redacted.
 func (l *RPCLog) Add(e events.RPCEntry) {
-	if len(e.Payload) > maxPayloadBytes {
-		e.Payload = e.Payload[:maxPayloadBytes]
-		e.Truncated = true
-	}
+	p := e.Payload
+	l.addLazy(e, func() string { return p })
+}
+
+// addLazy queues one entry whose payload is computed later by payload, off
+// the caller's path: by the flush loop, or by the next reader. Sequence
+// numbers follow the order of calls.
+func (l *RPCLog) addLazy(e events.RPCEntry, payload func() string) {
 	l.mu.Lock()
 	l.seq++
 	e.Seq = l.seq
+	l.queued = append(l.queued, lazyEntry{e, payload})
+	l.mu.Unlock()
+	select {
+	case l.notify <- struct{}{}:
+	default:
+	}
+}
+
+type lazyEntry struct {
+	entry   events.RPCEntry
+	payload func() string
+}
+
+// settle computes the payloads of queued entries and moves them into the
+// ring and the pending batch. Payloads are computed outside the lock; the
+// settle lock keeps entries in sequence order.
+func (l *RPCLog) settle() {
+	l.settleMu.Lock()
+	defer l.settleMu.Unlock()
+	l.mu.Lock()
+	queued := l.queued
+	l.queued = nil
+	l.mu.Unlock()
+	if len(queued) == 0 {
+		return
+	}
+	for i := range queued {
+		q := &queued[i]
+		q.entry.Payload = q.payload()
+		if len(q.entry.Payload) > maxPayloadBytes {
+			q.entry.Payload = q.entry.Payload[:maxPayloadBytes]
+			q.entry.Truncated = true
+		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, q := range queued {
+		l.store(q.entry)
+	}
+}
+
+// store puts e in the ring, evicting the oldest entries past the limits.
+// l.mu must be held.
+func (l *RPCLog) store(e events.RPCEntry) {
 	capacity := len(l.entries)
 	for l.n > 0 && (l.n == capacity || l.bytes+len(e.Payload) > l.maxBytes) {
 		l.bytes -= len(l.entries[l.head].Payload)
@@ -84,15 +134,11 @@ func (l *RPCLog) Add(e events.RPCEntry) {
 	l.n++
 	l.bytes += len(e.Payload)
 	l.pending = append(l.pending, e)
-	l.mu.Unlock()
-	select {
-	case l.notify <- struct{}{}:
-	default:
-	}
 }
 
 // Entries returns a copy of the held entries, oldest first.
 func (l *RPCLog) Entries() []events.RPCEntry {
+	l.settle()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	out := make([]events.RPCEntry, l.n)
@@ -104,6 +150,7 @@ func (l *RPCLog) Entries() []events.RPCEntry {
 
 // Clear drops every held entry.
 func (l *RPCLog) Clear() {
+	l.settle()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	clear(l.entries)
@@ -143,6 +190,7 @@ func (l *RPCLog) flushLoop() {
 }
 
 func (l *RPCLog) flush() {
+	l.settle()
 	l.mu.Lock()
 	batch := l.pending
 	l.pending = nil
@@ -192,7 +240,16 @@ func (r *Redactor) Redact(s string) string {
 	if r != nil && r.literal != nil {
 		s = r.literal.Replace(s)
 	}
-	s = secretField.ReplaceAllStringFunc(s, func(m string) string {
+	// The patterns are slow on large payloads; most payloads hold none of
+	// their keywords, which a plain search rules out cheaply.
+	lower := strings.ToLower(s)
+	if strings.Contains(lower, "bearer") || strings.Contains(lower, "basic") {
+		s = bearer.ReplaceAllString(s, `${1} `+redactedPlaceholder)
+	}
+	if !containsAny(lower, secretKeywords) {
+		return s
+	}
+	return secretField.ReplaceAllStringFunc(s, func(m string) string {
 		sub := secretField.FindStringSubmatch(m)
 		// A progress token identifies a request; it is not a credential.
 		if strings.Contains(strings.ToLower(sub[1]), `"progresstoken"`) {
@@ -200,5 +257,16 @@ func (r *Redactor) Redact(s string) string {
 		}
 		return sub[1] + `"` + redactedPlaceholder + `"`
 	})
-	return bearer.ReplaceAllString(s, `${1} `+redactedPlaceholder)
+}
+
+// secretKeywords covers every field name secretField matches.
+var secretKeywords = []string{"auth", "key", "secret", "passw", "token"}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
