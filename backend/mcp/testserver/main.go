@@ -8,7 +8,7 @@
 // Usage:
 //
 //	testserver [--transport stdio|http|sse] [--addr 127.0.0.1:0] [--name NAME]
-//	           [--instructions TEXT] [--stderr TEXT] [--exit-after-start] [--tools N]
+//	           [--instructions TEXT] [--stderr TEXT] [--exit-after-start] [--tools N] [--start-delay D]
 //
 // Over http and sse it prints "LISTENING <url>" on a line of its own once
 // it accepts connections, where url is the full endpoint
@@ -53,6 +53,7 @@ type config struct {
 	stderr         string
 	exitAfterStart bool
 	tools          int
+	startDelay     time.Duration
 }
 
 func main() {
@@ -71,6 +72,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.stderr, "stderr", "", "write this line to standard error at start")
 	fs.BoolVar(&cfg.exitAfterStart, "exit-after-start", false, fmt.Sprintf("exit with status %d right after start, without serving", exitAfterStart))
 	fs.IntVar(&cfg.tools, "tools", 0, "register this many extra generated tools (tool_0001…)")
+	fs.DurationVar(&cfg.startDelay, "start-delay", 0, "wait this long before serving, as a server that loads something at start")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -90,6 +92,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cfg.exitAfterStart {
 		return exitAfterStart
 	}
+	time.Sleep(cfg.startDelay)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
