@@ -1,0 +1,79 @@
+// The seam between the frontend and Go. Production uses the Wails bindings
+// (wails.ts); tests and the browser-only dev server inject an in-memory
+// backend with setBackend. Only files in src/lib/api use this module.
+
+import type {
+  AppInfo,
+  ImportPreview,
+  ImportResult,
+  Prefs,
+  RPCEntry,
+  ServerSpec,
+  ServerView,
+} from './types';
+import { wailsBackend } from './wails';
+
+/** The MCPPool service bound from Go. */
+export interface MCPPoolBackend {
+  ListServers(): Promise<ServerView[]>;
+  SaveServer(originalID: string, spec: ServerSpec): Promise<ServerView>;
+  RemoveServer(id: string): Promise<void>;
+  SetEnabled(id: string, enabled: boolean): Promise<void>;
+  Restart(id: string): Promise<void>;
+  ChooseImportFile(): Promise<string>;
+  PreviewImport(path: string): Promise<ImportPreview>;
+  Import(path: string, ids: string[]): Promise<ImportResult>;
+  RPCLog(): Promise<RPCEntry[]>;
+  ClearRPCLog(): Promise<void>;
+  ConfigFile(): Promise<string>;
+}
+
+/** The settings.Service bound from Go. */
+export interface SettingsBackend {
+  Info(): Promise<AppInfo>;
+  Prefs(): Promise<Prefs>;
+  SavePrefs(p: Prefs): Promise<Prefs>;
+  UIState(key: string): Promise<string>;
+  SaveUIState(key: string, value: string): Promise<void>;
+}
+
+/** Everything the frontend needs from its host. */
+export interface Backend {
+  mcp: MCPPoolBackend;
+  settings: SettingsBackend;
+  /** Subscribes to a runtime event; returns the unsubscribe function. */
+  on(name: string, fn: (payload: unknown) => void): () => void;
+  /** Puts text on the system clipboard. */
+  copyText(text: string): Promise<void>;
+}
+
+let current: Backend | null = null;
+
+/** setBackend replaces the backend (tests, browser-only development). */
+export function setBackend(b: Backend | null): void {
+  current = b;
+}
+
+/** backend returns the backend in use: the injected one or the Wails bindings. */
+export function backend(): Backend {
+  return current ?? wailsBackend;
+}
+
+/** hasWails reports whether the Wails bindings are present in this window. */
+export function hasWails(): boolean {
+  const w = globalThis as { go?: unknown };
+  return typeof w.go === 'object' && w.go !== null;
+}
+
+/**
+ * errorMessage turns a rejection into the text to show. Go errors arrive as
+ * the plain message string (main.go's ErrorFormatter); show it as is.
+ */
+export function errorMessage(reason: unknown): string {
+  if (typeof reason === 'string') return reason;
+  if (reason instanceof Error) return reason.message;
+  if (reason && typeof reason === 'object' && 'message' in reason) {
+    return String((reason as { message: unknown }).message);
+  }
+  return String(reason);
+}

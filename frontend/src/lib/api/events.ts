@@ -1,0 +1,35 @@
+// The TypeScript half of the event contract in backend/events/events.go.
+// Names and payloads must match it exactly.
+
+import { backend } from './backend';
+import type { ConfigError, RPCLogBatch, ServersChanged, ServerStatus } from './types';
+
+/** EventMap maps each event the backend emits to its payload type. */
+export interface EventMap {
+  /** A server's connection state changed (events.ServerStatusPayload). */
+  'mcp:server-status': ServerStatus;
+  /** The set of configured servers changed: edit, import, file reload. */
+  'mcp:servers-changed': ServersChanged;
+  /** JSON-RPC messages logged since the last batch, coalesced. */
+  'mcp:rpc-log': RPCLogBatch;
+  /** The config file on disk is invalid; the previous good config stays in force. */
+  'mcp:config-error': ConfigError;
+}
+
+export type EventName = keyof EventMap;
+
+/** EVENT_NAMES lists every event name, for tests and tooling. */
+export const EVENT_NAMES: readonly EventName[] = [
+  'mcp:server-status',
+  'mcp:servers-changed',
+  'mcp:rpc-log',
+  'mcp:config-error',
+];
+
+/**
+ * on subscribes fn to one backend event and returns the unsubscribe, so a
+ * component can write `$effect(() => on('mcp:server-status', fn))`.
+ */
+export function on<K extends EventName>(name: K, fn: (payload: EventMap[K]) => void): () => void {
+  return backend().on(name, (payload) => fn(payload as EventMap[K]));
+}

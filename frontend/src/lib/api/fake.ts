@@ -1,0 +1,439 @@
+// An in-memory backend for component tests and for running the frontend in
+// a plain browser (`npm run dev` without Go). It behaves like MCPPool and
+// the settings service closely enough to drive every screen, and records
+// every call. Production code never imports it: main.ts loads it only
+// behind `import.meta.env.DEV`, which the production build removes.
+
+import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
+import type {
+  AppInfo,
+  ImportPreview,
+  ImportResult,
+  Prefs,
+  RPCEntry,
+  SecretPair,
+  ServerSpec,
+  ServerStatus,
+  ServerView,
+} from './types';
+import type { EventMap, EventName } from './events';
+
+export interface FakeCall {
+  method: string;
+  args: unknown[];
+}
+
+export interface FakeOptions {
+  /** Servers configured at start; their statuses default to connected. */
+  servers?: Array<ServerSpec | ServerView>;
+  /** Delay before a (re)started server reports connected; < 0 never. */
+  connectDelayMs?: number;
+  prefs?: Prefs;
+  info?: AppInfo;
+  rpc?: RPCEntry[];
+  /** What ChooseImportFile returns ("" = the user cancelled). */
+  importFile?: string;
+  /** What PreviewImport returns for importFile. */
+  preview?: ImportPreview;
+  configFile?: string;
+}
+
+/** spec builds a full ServerSpec from a few fields. */
+export function spec(p: Partial<ServerSpec> & { id: string }): ServerSpec {
+  return {
+    type: p.url ? 'http' : 'stdio',
+    command: '',
+    args: [],
+    env: [],
+    cwd: '',
+    url: '',
+    headers: [],
+    enabled: true,
+    timeoutMs: 0,
+    maxConcurrency: 0,
+    protocolVersion: '',
+    ...p,
+  };
+}
+
+/** status builds a full ServerStatus from a few fields. */
+export function status(p: Partial<ServerStatus> & { id: string }): ServerStatus {
+  return {
+    state: 'connected',
+    transport: 'stdio',
+    protocolVersion: '2025-11-25',
+    serverName: `${p.id}-server`,
+    serverVersion: '1.0.0',
+    tools: 0,
+    resources: 0,
+    prompts: 0,
+    ...p,
+  };
+}
+
+/** rpcEntry builds an RPCEntry from a few fields. */
+export function rpcEntry(p: Partial<RPCEntry> & { seq: number }): RPCEntry {
+  return {
+    server: 'everything',
+    time: Date.UTC(2026, 0, 2, 3, 4, 5) + p.seq,
+    direction: 'out',
+    kind: 'request',
+    method: 'tools/list',
+    payload: JSON.stringify({ jsonrpc: '2.0', id: p.seq, method: p.method ?? 'tools/list' }),
+    ...p,
+  };
+}
+
+interface Stored {
+  spec: ServerSpec; // with secret values
+  status: ServerStatus;
+}
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+function withheld(pairs: SecretPair[]): SecretPair[] {
+  return pairs.map((p) => ({ key: p.key, value: '', keep: true }));
+}
+
+/** FakeBackend is an in-memory Backend that records its calls. */
+export class FakeBackend implements Backend {
+  readonly calls: FakeCall[] = [];
+  readonly servers = new Map<string, Stored>();
+  readonly uiStore = new Map<string, string>();
+  readonly copied: string[] = [];
+  prefs: Prefs;
+  info: AppInfo;
+  rpc: RPCEntry[];
+  importFile: string;
+  preview: ImportPreview | null;
+  configPath: string;
+  connectDelayMs: number;
+  #failures = new Map<string, string>();
+  #listeners = new Map<string, Set<(p: unknown) => void>>();
+  #timers = new Set<ReturnType<typeof setTimeout>>();
+  #seq = 0;
+
+  constructor(o: FakeOptions = {}) {
+    this.prefs = o.prefs ?? { theme: 'system', language: '' };
+    this.info = o.info ?? {
+      version: '0.1.0',
+      dataDir: '/home/dev/.config/mcpdesk',
+      configFile: '/home/dev/.config/mcpdesk/mcp.config.json',
+      databaseFile: '/home/dev/.config/mcpdesk/mcpdesk.db',
+    };
+    this.configPath = o.configFile ?? this.info.configFile;
+    this.rpc = o.rpc ?? [];
+    this.#seq = this.rpc.reduce((m, e) => Math.max(m, e.seq), 0);
+    this.importFile = o.importFile ?? '';
+    this.preview = o.preview ?? null;
+    this.connectDelayMs = o.connectDelayMs ?? 5;
+    for (const s of o.servers ?? []) {
+      const v: ServerView = 'spec' in s ? s : { spec: s, status: status({ id: s.id, transport: s.type }) };
+      const st = v.spec.enabled ? v.status : { ...v.status, state: 'disabled' as const };
+      this.servers.set(v.spec.id, { spec: structuredClone(v.spec), status: st });
+    }
+  }
+
+  /** failNext makes the next call of method reject with message. */
+  failNext(method: string, message: string): void {
+    this.#failures.set(method, message);
+  }
+
+  /** callsOf returns the argument lists of every call of method. */
+  callsOf(method: string): unknown[][] {
+    return this.calls.filter((c) => c.method === method).map((c) => c.args);
+  }
+
+  /** emit delivers one event to the subscribers, as the Wails runtime would. */
+  emit<K extends EventName>(name: K, payload: EventMap[K]): void {
+    for (const fn of [...(this.#listeners.get(name) ?? [])]) fn(payload);
+  }
+
+  /** setStatus changes a server's status and emits mcp:server-status. */
+  setStatus(id: string, s: Partial<ServerStatus>): void {
+    const stored = this.servers.get(id);
+    const next = status({ ...(stored?.status ?? { id }), ...s, id });
+    if (stored) stored.status = next;
+    this.emit('mcp:server-status', next);
+  }
+
+  /** log appends JSON-RPC entries and emits them as one mcp:rpc-log batch. */
+  log(...entries: Array<Omit<RPCEntry, 'seq'> & { seq?: number }>): RPCEntry[] {
+    const full = entries.map((e) => ({ ...e, seq: e.seq ?? ++this.#seq }) as RPCEntry);
+    for (const e of full) this.#seq = Math.max(this.#seq, e.seq);
+    this.rpc.push(...full);
+    this.emit('mcp:rpc-log', { entries: full });
+    return full;
+  }
+
+  /** dispose cancels pending timers. */
+  dispose(): void {
+    for (const t of this.#timers) clearTimeout(t);
+    this.#timers.clear();
+    this.#listeners.clear();
+  }
+
+  on(name: string, fn: (payload: unknown) => void): () => void {
+    let set = this.#listeners.get(name);
+    if (!set) this.#listeners.set(name, (set = new Set()));
+    set.add(fn);
+    return () => set.delete(fn);
+  }
+
+  listenerCount(name: string): number {
+    return this.#listeners.get(name)?.size ?? 0;
+  }
+
+  async copyText(text: string): Promise<void> {
+    this.copied.push(text);
+  }
+
+  #record(method: string, args: unknown[]): void {
+    this.calls.push({ method, args: structuredClone(args) });
+    const failure = this.#failures.get(method);
+    if (failure !== undefined) {
+      this.#failures.delete(method);
+      throw failure; // Go errors arrive as plain strings.
+    }
+  }
+
+  #later(ms: number, fn: () => void): void {
+    if (ms < 0) return;
+    const t = setTimeout(() => {
+      this.#timers.delete(t);
+      fn();
+    }, ms);
+    this.#timers.add(t);
+  }
+
+  #view(s: Stored): ServerView {
+    return {
+      spec: { ...structuredClone(s.spec), env: withheld(s.spec.env), headers: withheld(s.spec.headers) },
+      status: structuredClone(s.status),
+    };
+  }
+
+  #connect(id: string): void {
+    const s = this.servers.get(id);
+    if (!s) return;
+    if (!s.spec.enabled) {
+      this.setStatus(id, { state: 'disabled', error: undefined, stderr: undefined });
+      return;
+    }
+    this.setStatus(id, { state: 'connecting', transport: s.spec.type, error: undefined, stderr: undefined });
+    this.#later(this.connectDelayMs, () => {
+      if (!this.servers.has(id)) return;
+      if (s.spec.type === 'stdio' && /missing|does-not-exist/.test(s.spec.command)) {
+        this.setStatus(id, {
+          state: 'failed',
+          error: `start "${s.spec.command}": executable file not found in $PATH (searched /usr/local/bin:/usr/bin:/bin)`,
+          stderr: '',
+        });
+        return;
+      }
+      this.setStatus(id, {
+        state: 'connected',
+        serverName: `${id}-server`,
+        serverVersion: '1.0.0',
+        tools: 3,
+        resources: 1,
+        prompts: 1,
+      });
+    });
+  }
+
+  #changed(): void {
+    this.emit('mcp:servers-changed', { ids: [...this.servers.keys()] });
+  }
+
+  #merge(what: string, pairs: SecretPair[], prev: SecretPair[]): SecretPair[] {
+    const out: SecretPair[] = [];
+    for (const p of pairs) {
+      if (!p.key) throw `${what}: a name is required`;
+      if (out.some((o) => o.key === p.key)) throw `${what} "${p.key}": given twice`;
+      if (p.keep) {
+        const old = prev.find((o) => o.key === p.key);
+        if (!old) throw `${what} "${p.key}": no stored value to keep; enter a value`;
+        out.push({ key: p.key, value: old.value, keep: false });
+      } else out.push({ key: p.key, value: p.value, keep: false });
+    }
+    return out;
+  }
+
+  readonly mcp: MCPPoolBackend = {
+    ListServers: async () => {
+      this.#record('ListServers', []);
+      return [...this.servers.values()].map((s) => this.#view(s));
+    },
+    SaveServer: async (originalID, sp) => {
+      this.#record('SaveServer', [originalID, sp]);
+      const prev = originalID ? this.servers.get(originalID) : undefined;
+      if (originalID && !prev) throw `server "${originalID}" not found`;
+      if (!ID_PATTERN.test(sp.id)) throw `server "${sp.id}": field "id": invalid`;
+      if (sp.id !== originalID && this.servers.has(sp.id)) throw `server "${sp.id}" already exists`;
+      const stored: Stored = {
+        spec: {
+          ...structuredClone(sp),
+          env: this.#merge('env', sp.env, prev?.spec.env ?? []),
+          headers: this.#merge('header', sp.headers, prev?.spec.headers ?? []),
+        },
+        status: status({ id: sp.id, state: sp.enabled ? 'connecting' : 'disabled', transport: sp.type, tools: 0 }),
+      };
+      if (originalID && originalID !== sp.id) this.servers.delete(originalID);
+      this.servers.set(sp.id, stored);
+      this.#changed();
+      this.#connect(sp.id);
+      return this.#view(stored);
+    },
+    RemoveServer: async (id) => {
+      this.#record('RemoveServer', [id]);
+      if (!this.servers.delete(id)) throw `server "${id}" not found`;
+      this.#changed();
+    },
+    SetEnabled: async (id, enabled) => {
+      this.#record('SetEnabled', [id, enabled]);
+      const s = this.servers.get(id);
+      if (!s) throw `server "${id}" not found`;
+      s.spec.enabled = enabled;
+      this.#changed();
+      this.#connect(id);
+    },
+    Restart: async (id) => {
+      this.#record('Restart', [id]);
+      if (!this.servers.has(id)) throw `server "${id}" not found`;
+      this.#connect(id);
+    },
+    ChooseImportFile: async () => {
+      this.#record('ChooseImportFile', []);
+      return this.importFile;
+    },
+    PreviewImport: async (path) => {
+      this.#record('PreviewImport', [path]);
+      if (!this.preview) throw `read ${path}: no such file or directory`;
+      return {
+        ...structuredClone(this.preview),
+        file: path,
+        items: this.preview.items.map((i) => ({ ...i, replaces: this.servers.has(i.id) })),
+      };
+    },
+    Import: async (path, ids) => {
+      this.#record('Import', [path, ids]);
+      if (!this.preview) throw `read ${path}: no such file or directory`;
+      const result: ImportResult = { added: [], replaced: [] };
+      for (const item of this.preview.items) {
+        if (ids.length > 0 && !ids.includes(item.id)) continue;
+        (this.servers.has(item.id) ? result.replaced : result.added).push(item.id);
+        const isURL = /^https?:\/\//.test(item.summary);
+        const [command = '', ...args] = isURL ? [] : item.summary.split(' ');
+        this.servers.set(item.id, {
+          spec: spec({
+            id: item.id,
+            type: item.transport as ServerSpec['type'],
+            command,
+            args,
+            url: isURL ? item.summary : '',
+          }),
+          status: status({ id: item.id, state: 'connecting', transport: item.transport }),
+        });
+      }
+      this.#changed();
+      for (const id of [...result.added, ...result.replaced]) this.#connect(id);
+      return result;
+    },
+    RPCLog: async () => {
+      this.#record('RPCLog', []);
+      return structuredClone(this.rpc);
+    },
+    ClearRPCLog: async () => {
+      this.#record('ClearRPCLog', []);
+      this.rpc = [];
+    },
+    ConfigFile: async () => {
+      this.#record('ConfigFile', []);
+      return this.configPath;
+    },
+  };
+
+  readonly settings: SettingsBackend = {
+    Info: async () => {
+      this.#record('Info', []);
+      return { ...this.info };
+    },
+    Prefs: async () => {
+      this.#record('Prefs', []);
+      return { ...this.prefs };
+    },
+    SavePrefs: async (p) => {
+      this.#record('SavePrefs', [p]);
+      this.prefs = { ...p };
+      return { ...p };
+    },
+    UIState: async (key) => {
+      this.#record('UIState', [key]);
+      return this.uiStore.get(key) ?? '';
+    },
+    SaveUIState: async (key, value) => {
+      this.#record('SaveUIState', [key, value]);
+      this.uiStore.set(key, value);
+    },
+  };
+}
+
+/**
+ * demoBackend returns a FakeBackend with a few servers and live JSON-RPC
+ * traffic, for working on the UI in a plain browser.
+ */
+export function demoBackend(): FakeBackend {
+  const b = new FakeBackend({
+    connectDelayMs: 900,
+    importFile: '/home/dev/.config/Claude/claude_desktop_config.json',
+    preview: {
+      file: '',
+      format: 'claude',
+      items: [
+        { id: 'filesystem', transport: 'stdio', summary: 'npx -y @modelcontextprotocol/server-filesystem /home/dev', replaces: false },
+        { id: 'memory', transport: 'stdio', summary: 'npx -y @modelcontextprotocol/server-memory', replaces: false },
+        { id: 'everything', transport: 'stdio', summary: 'npx -y @modelcontextprotocol/server-everything', replaces: true },
+      ],
+    },
+    servers: [
+      {
+        spec: spec({ id: 'everything', command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: [{ key: 'DEBUG', value: '1', keep: false }] }),
+        status: status({ id: 'everything', serverName: 'mcp-servers/everything', serverVersion: '2026.8.31', tools: 12, resources: 7, prompts: 4 }),
+      },
+      {
+        spec: spec({ id: 'github', type: 'http', url: 'https://api.githubcopilot.com/mcp/', headers: [{ key: 'Authorization', value: 'Bearer x', keep: false }] }),
+        status: status({ id: 'github', transport: 'http', protocolVersion: '2026-07-28', serverName: 'github-mcp-server', serverVersion: '0.9.1', tools: 41, resources: 0, prompts: 2 }),
+      },
+      {
+        spec: spec({ id: 'sqlite', command: 'uvx', args: ['mcp-server-sqlite', '--db-path', '~/data/app.db'] }),
+        status: status({
+          id: 'sqlite',
+          state: 'restarting',
+          error: 'server exited with status 1 during initialize',
+          stderr: 'Traceback (most recent call last):\n  File "/home/dev/.local/bin/mcp-server-sqlite", line 8, in <module>\n    sys.exit(main())\nsqlite3.OperationalError: unable to open database file',
+          attempt: 3,
+          nextRetryMs: 8000,
+        }),
+      },
+      { spec: spec({ id: 'weather', type: 'sse', url: 'http://localhost:8931/sse', enabled: false }), status: status({ id: 'weather', state: 'disabled', transport: 'sse', protocolVersion: '', serverName: '', serverVersion: '' }) },
+    ],
+  });
+  const methods = ['tools/list', 'tools/call', 'resources/list', 'prompts/list', 'ping'];
+  let n = 0;
+  const tick = () => {
+    const method = methods[n % methods.length];
+    const server = n % 3 === 0 ? 'github' : 'everything';
+    const id = String(1000 + n);
+    const now = Date.now();
+    b.log(
+      { server, time: now, direction: 'out', kind: 'request', method, id, payload: JSON.stringify({ jsonrpc: '2.0', id: Number(id), method, params: method === 'tools/call' ? { name: 'echo', arguments: { message: 'hello ' + n } } : {} }) },
+      { server, time: now + 12, direction: 'in', kind: n % 11 === 5 ? 'error' : 'response', method, id, latencyMs: 4 + (n * 7) % 90, payload: JSON.stringify(n % 11 === 5 ? { jsonrpc: '2.0', id: Number(id), error: { code: -32602, message: 'Invalid params' } } : { jsonrpc: '2.0', id: Number(id), result: { tools: [{ name: 'echo', description: 'Echoes back the input' }] } }) },
+    );
+    if (n % 4 === 0) b.log({ server: 'everything', time: now + 20, direction: 'in', kind: 'notification', method: 'notifications/message', payload: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'tick ' + n } }) });
+    n++;
+  };
+  for (let i = 0; i < 40; i++) tick();
+  setInterval(tick, 2500);
+  return b;
+}

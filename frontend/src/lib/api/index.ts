@@ -1,0 +1,9 @@
+// The frontend's only way to Go. Components import from here, never from
+// frontend/wailsjs.
+export * from './types';
+export * from './mcp';
+export * from './settings';
+export * from './clipboard';
+export { on, EVENT_NAMES, type EventMap, type EventName } from './events';
+export { ApiError } from './call';
+export { setBackend, hasWails, type Backend } from './backend';

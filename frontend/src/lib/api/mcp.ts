@@ -1,0 +1,87 @@
+// Typed wrappers over the MCPPool service. Go sends nil slices as null;
+// everything returned here has its arrays filled in.
+
+import { backend } from './backend';
+import { call } from './call';
+import type {
+  ImportPreview,
+  ImportResult,
+  RPCEntry,
+  ServerSpec,
+  ServerStatus,
+  ServerView,
+} from './types';
+
+/** normalizeSpec fills in missing arrays and defaults of a spec from Go. */
+export function normalizeSpec(s: Partial<ServerSpec> & { id: string }): ServerSpec {
+  return {
+    id: s.id,
+    type: s.type ?? (s.url ? 'http' : 'stdio'),
+    command: s.command ?? '',
+    args: s.args ?? [],
+    env: (s.env ?? []).map((p) => ({ key: p.key, value: p.value ?? '', keep: !!p.keep })),
+    cwd: s.cwd ?? '',
+    url: s.url ?? '',
+    headers: (s.headers ?? []).map((p) => ({ key: p.key, value: p.value ?? '', keep: !!p.keep })),
+    enabled: s.enabled ?? true,
+    timeoutMs: s.timeoutMs ?? 0,
+    maxConcurrency: s.maxConcurrency ?? 0,
+    protocolVersion: s.protocolVersion ?? '',
+  };
+}
+
+/** normalizeStatus fills in the fields Go leaves out of a status. */
+export function normalizeStatus(s: Partial<ServerStatus> & { id: string }): ServerStatus {
+  return {
+    ...s,
+    id: s.id,
+    state: s.state ?? 'connecting',
+    transport: s.transport ?? '',
+    protocolVersion: s.protocolVersion ?? '',
+    serverName: s.serverName ?? '',
+    serverVersion: s.serverVersion ?? '',
+    tools: s.tools ?? 0,
+    resources: s.resources ?? 0,
+    prompts: s.prompts ?? 0,
+  };
+}
+
+function normalizeView(v: ServerView): ServerView {
+  return { spec: normalizeSpec(v.spec), status: normalizeStatus({ ...v.status, id: v.status?.id || v.spec.id }) };
+}
+
+/** listServers returns every configured server with its status, in config order. */
+export async function listServers(): Promise<ServerView[]> {
+  const views = await call(() => backend().mcp.ListServers());
+  return (views ?? []).map(normalizeView);
+}
+
+/** saveServer adds (originalId "") or updates a server and returns it as stored. */
+export async function saveServer(originalId: string, spec: ServerSpec): Promise<ServerView> {
+  return normalizeView(await call(() => backend().mcp.SaveServer(originalId, spec)));
+}
+
+export const removeServer = (id: string) => call(() => backend().mcp.RemoveServer(id));
+export const setEnabled = (id: string, enabled: boolean) => call(() => backend().mcp.SetEnabled(id, enabled));
+export const restartServer = (id: string) => call(() => backend().mcp.Restart(id));
+
+/** chooseImportFile opens the native file dialog; "" means cancelled. */
+export const chooseImportFile = () => call(() => backend().mcp.ChooseImportFile());
+
+export async function previewImport(path: string): Promise<ImportPreview> {
+  const p = await call(() => backend().mcp.PreviewImport(path));
+  return { ...p, items: p.items ?? [] };
+}
+
+/** importServers imports the chosen ids of a file ([] imports all of them). */
+export async function importServers(path: string, ids: string[]): Promise<ImportResult> {
+  const r = await call(() => backend().mcp.Import(path, ids));
+  return { added: r.added ?? [], replaced: r.replaced ?? [] };
+}
+
+export async function rpcLog(): Promise<RPCEntry[]> {
+  return (await call(() => backend().mcp.RPCLog())) ?? [];
+}
+
+export const clearRPCLog = () => call(() => backend().mcp.ClearRPCLog());
+export const configFile = () => call(() => backend().mcp.ConfigFile());

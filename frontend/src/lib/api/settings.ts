@@ -1,0 +1,21 @@
+// Typed wrappers over the settings service.
+
+import { backend } from './backend';
+import { call } from './call';
+import type { AppInfo, Prefs } from './types';
+
+export const appInfo = (): Promise<AppInfo> => call(() => backend().settings.Info());
+
+export async function loadPrefs(): Promise<Prefs> {
+  const p = await call(() => backend().settings.Prefs());
+  return { theme: p?.theme || 'system', language: p?.language ?? '' };
+}
+
+export const savePrefs = (p: Prefs): Promise<Prefs> => call(() => backend().settings.SavePrefs(p));
+
+/** uiState reads one remembered UI value; "" when unset. */
+export const uiState = (key: string): Promise<string> => call(() => backend().settings.UIState(key));
+
+/** saveUIState remembers one UI value (panel sizes, open states). */
+export const saveUIState = (key: string, value: string): Promise<void> =>
+  call(() => backend().settings.SaveUIState(key, value));

@@ -1,0 +1,147 @@
+// Types mirroring the Go structs the bound services exchange with the
+// frontend (backend/mcp/api.go, backend/events/events.go, backend/settings).
+// JSON field names are exact; keep them in step with the Go side.
+
+/** How the app talks to one server. */
+export type Transport = 'stdio' | 'http' | 'sse';
+
+/** The connection state of one server (events.ServerState). */
+export type ServerState = 'disabled' | 'connecting' | 'connected' | 'failed' | 'restarting';
+
+/**
+ * One env variable or header. Values are write-only: a pair read back from
+ * the backend has value "" and keep true; sending keep true keeps the
+ * stored value.
+ */
+export interface SecretPair {
+  key: string;
+  value: string;
+  keep: boolean;
+}
+
+/** The editable form of one server (mcp.ServerSpec). */
+export interface ServerSpec {
+  id: string;
+  type: Transport;
+  command: string;
+  args: string[];
+  env: SecretPair[];
+  cwd: string;
+  url: string;
+  headers: SecretPair[];
+  enabled: boolean;
+  /** 0 means the default (60 000 ms). */
+  timeoutMs: number;
+  /** 0 means the default (4). */
+  maxConcurrency: number;
+  /** "" means automatic negotiation. */
+  protocolVersion: string;
+}
+
+/** The state of one server as the UI shows it (events.ServerStatusPayload). */
+export interface ServerStatus {
+  id: string;
+  state: ServerState;
+  transport: string;
+  protocolVersion: string;
+  serverName: string;
+  serverVersion: string;
+  tools: number;
+  resources: number;
+  prompts: number;
+  /** Why the server failed, in words a user can act on. */
+  error?: string;
+  /** The tail of a stdio server's standard error. */
+  stderr?: string;
+  /** Automatic reconnects since the last success. */
+  attempt?: number;
+  /** Delay before the next automatic reconnect, from when the event was sent. */
+  nextRetryMs?: number;
+}
+
+/** One configured server with its live status (mcp.ServerView). */
+export interface ServerView {
+  spec: ServerSpec;
+  status: ServerStatus;
+}
+
+/** The config-file formats the importer recognises. */
+export type ImportFormat = 'cursor' | 'claude' | 'vscode' | 'windsurf' | 'cline' | 'mcpdesk';
+
+/** One server found in a file to import (mcp.ImportItem). */
+export interface ImportItem {
+  id: string;
+  transport: string;
+  /** Command line or URL, secrets withheld. */
+  summary: string;
+  /** True when a server with this id is already configured. */
+  replaces: boolean;
+}
+
+/** What importing a config file would do (mcp.ImportPreview). */
+export interface ImportPreview {
+  file: string;
+  format: ImportFormat;
+  items: ImportItem[];
+}
+
+/** What an import changed (mcp.ImportResult). */
+export interface ImportResult {
+  added: string[];
+  replaced: string[];
+}
+
+export type RPCDirection = 'out' | 'in';
+export type RPCKind = 'request' | 'response' | 'error' | 'notification';
+
+/** One JSON-RPC message in the logger (events.RPCEntry); secrets are redacted. */
+export interface RPCEntry {
+  seq: number;
+  server: string;
+  /** Unix milliseconds. */
+  time: number;
+  direction: RPCDirection;
+  kind: RPCKind;
+  method: string;
+  id?: string;
+  /** On a response: the time since its request. */
+  latencyMs?: number;
+  /** JSON text. */
+  payload: string;
+  /** True when payload was cut to the logger's size limit. */
+  truncated?: boolean;
+}
+
+/** Facts about this installation (settings.AppInfo). */
+export interface AppInfo {
+  version: string;
+  dataDir: string;
+  configFile: string;
+  databaseFile: string;
+}
+
+export type ThemePref = 'system' | 'light' | 'dark';
+/** "" follows the system language. */
+export type LanguagePref = '' | 'en' | 'zh-CN';
+
+/** User preferences (settings.Prefs). */
+export interface Prefs {
+  theme: ThemePref;
+  language: LanguagePref;
+}
+
+/** Payload of mcp:servers-changed: the server ids now configured, in order. */
+export interface ServersChanged {
+  ids: string[];
+}
+
+/** Payload of mcp:rpc-log: the messages logged since the last batch. */
+export interface RPCLogBatch {
+  entries: RPCEntry[];
+}
+
+/** Payload of mcp:config-error: the config file on disk is invalid. */
+export interface ConfigError {
+  file: string;
+  message: string;
+}

@@ -1,0 +1,90 @@
+// The server form's editable model and its conversion to a ServerSpec.
+
+import type { SecretPair, ServerSpec, Transport } from '../../api';
+
+let uid = 0;
+export const nextUid = () => ++uid;
+
+export interface ArgRow {
+  uid: number;
+  value: string;
+}
+
+/**
+ * PairRow is one env variable or header being edited. keep true shows the
+ * stored (withheld) value; stored is true when the backend holds a value for
+ * this key, so the user can go back to it after choosing to replace it.
+ */
+export interface PairRow {
+  uid: number;
+  key: string;
+  value: string;
+  keep: boolean;
+  stored: boolean;
+  reveal: boolean;
+}
+
+export const argRows = (args: readonly string[]): ArgRow[] => args.map((value) => ({ uid: nextUid(), value }));
+
+export const pairRows = (pairs: readonly SecretPair[]): PairRow[] =>
+  pairs.map((p) => ({ uid: nextUid(), key: p.key, value: p.keep ? '' : p.value, keep: p.keep, stored: p.keep, reveal: false }));
+
+export const emptyPair = (): PairRow => ({ uid: nextUid(), key: '', value: '', keep: false, stored: false, reveal: false });
+
+/** toPairs drops blank rows and sends kept values as keep with no value. */
+export function toPairs(rows: readonly PairRow[]): SecretPair[] {
+  return rows
+    .filter((r) => r.key.trim() || r.value || r.keep)
+    .map((r) => (r.keep ? { key: r.key.trim(), value: '', keep: true } : { key: r.key.trim(), value: r.value, keep: false }));
+}
+
+export interface FormModel {
+  id: string;
+  type: Transport;
+  command: string;
+  args: ArgRow[];
+  env: PairRow[];
+  cwd: string;
+  url: string;
+  headers: PairRow[];
+  timeout: string;
+  concurrency: string;
+  protocol: string;
+  enabled: boolean;
+}
+
+export function modelFrom(spec: ServerSpec | null): FormModel {
+  return {
+    id: spec?.id ?? '',
+    type: spec?.type ?? 'stdio',
+    command: spec?.command ?? '',
+    args: argRows(spec?.args ?? []),
+    env: pairRows(spec?.env ?? []),
+    cwd: spec?.cwd ?? '',
+    url: spec?.url ?? '',
+    headers: pairRows(spec?.headers ?? []),
+    timeout: spec?.timeoutMs ? String(spec.timeoutMs) : '',
+    concurrency: spec?.maxConcurrency ? String(spec.maxConcurrency) : '',
+    protocol: spec?.protocolVersion ?? '',
+    enabled: spec?.enabled ?? true,
+  };
+}
+
+/** specFrom builds the spec to save; fields of the other transport are left empty. */
+export function specFrom(m: FormModel): ServerSpec {
+  const stdio = m.type === 'stdio';
+  return {
+    id: m.id.trim(),
+    type: m.type,
+    command: stdio ? m.command.trim() : '',
+    args: stdio ? m.args.map((a) => a.value).filter((v) => v !== '') : [],
+    env: stdio ? toPairs(m.env) : [],
+    cwd: stdio ? m.cwd.trim() : '',
+    url: stdio ? '' : m.url.trim(),
+    headers: stdio ? [] : toPairs(m.headers),
+    enabled: m.enabled,
+    timeoutMs: m.timeout.trim() ? Number(m.timeout) : 0,
+    maxConcurrency: m.concurrency.trim() ? Number(m.concurrency) : 0,
+    protocolVersion: m.protocol,
+  };
+}

@@ -1,0 +1,107 @@
+import { loadPrefs, savePrefs, type LanguagePref, type Prefs, type ThemePref } from '../api';
+import { setLocale, systemLocale, type Locale } from '../i18n';
+
+const DARK_QUERY = '(prefers-color-scheme: dark)';
+
+/**
+ * PrefsStore holds the theme and language and applies them to the document
+ * as soon as they change. "system" follows prefers-color-scheme live; an
+ * empty language follows the system language.
+ */
+export class PrefsStore {
+  #prefs = $state<Prefs>({ theme: 'system', language: '' });
+  #systemDark = $state(false);
+  #systemLang = $state<Locale>(systemLocale());
+  #loaded = false;
+  #stop: (() => void) | null = null;
+
+  /** loaded is true once the saved preferences have been read. */
+  get loaded(): boolean {
+    return this.#loaded;
+  }
+
+  get theme(): ThemePref {
+    return this.#prefs.theme;
+  }
+
+  get language(): LanguagePref {
+    return this.#prefs.language;
+  }
+
+  /** effectiveTheme is the theme in force after resolving "system". */
+  get effectiveTheme(): 'light' | 'dark' {
+    const t = this.#prefs.theme;
+    return t === 'system' ? (this.#systemDark ? 'dark' : 'light') : t;
+  }
+
+  /** effectiveLocale is the language in force after resolving "system". */
+  get effectiveLocale(): Locale {
+    return this.#prefs.language || this.#systemLang;
+  }
+
+  /**
+   * start follows the system theme and language and returns the cleanup.
+   * A second start while running is a no-op.
+   */
+  start(): () => void {
+    if (this.#stop) return () => {};
+    const mq = typeof matchMedia === 'function' ? matchMedia(DARK_QUERY) : null;
+    this.#systemDark = mq?.matches ?? false;
+    const onScheme = (e: MediaQueryListEvent) => {
+      this.#systemDark = e.matches;
+      this.#apply();
+    };
+    const onLang = () => {
+      this.#systemLang = systemLocale();
+      this.#apply();
+    };
+    mq?.addEventListener?.('change', onScheme);
+    addEventListener('languagechange', onLang);
+    this.#apply();
+    this.#stop = () => {
+      mq?.removeEventListener?.('change', onScheme);
+      removeEventListener('languagechange', onLang);
+      this.#stop = null;
+    };
+    return this.#stop;
+  }
+
+  /** load reads the saved preferences and applies them. */
+  async load(): Promise<void> {
+    this.#prefs = await loadPrefs();
+    this.#loaded = true;
+    this.#apply();
+  }
+
+  setTheme(theme: ThemePref): Promise<void> {
+    return this.#save({ ...this.#prefs, theme });
+  }
+
+  setLanguage(language: LanguagePref): Promise<void> {
+    return this.#save({ ...this.#prefs, language });
+  }
+
+  // save applies at once, then persists; a failed save rolls back and throws.
+  async #save(next: Prefs): Promise<void> {
+    const prev = this.#prefs;
+    this.#prefs = next;
+    this.#apply();
+    try {
+      const saved = await savePrefs(next);
+      if (saved) this.#prefs = { theme: saved.theme || 'system', language: saved.language ?? '' };
+    } catch (e) {
+      this.#prefs = prev;
+      this.#apply();
+      throw e;
+    }
+    this.#apply();
+  }
+
+  #apply(): void {
+    if (typeof document === 'undefined') return;
+    const root = document.documentElement;
+    root.dataset.theme = this.effectiveTheme;
+    root.style.colorScheme = this.effectiveTheme;
+    setLocale(this.effectiveLocale);
+  }
+}

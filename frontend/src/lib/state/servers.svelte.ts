@@ -1,0 +1,227 @@
+import {
+  chooseImportFile,
+  configFile,
+  importServers,
+  listServers,
+  on,
+  previewImport,
+  removeServer,
+  restartServer,
+  saveServer,
+  setEnabled,
+  type ConfigError,
+  type ImportPreview,
+  type ImportResult,
+  type ServerSpec,
+  type ServerStatus,
+  type ServerView,
+} from '../api';
+
+/** ServerEntry is one configured server as the Servers screen shows it. */
+export interface ServerEntry {
+  spec: ServerSpec;
+  status: ServerStatus;
+  /** When status arrived (ms since epoch): the base of the retry countdown. */
+  statusAt: number;
+}
+
+function pendingStatus(spec: ServerSpec): ServerStatus {
+  return {
+    id: spec.id,
+    state: spec.enabled ? 'connecting' : 'disabled',
+    transport: spec.type,
+    protocolVersion: '',
+    serverName: '',
+    serverVersion: '',
+    tools: 0,
+    resources: 0,
+    prompts: 0,
+  };
+}
+
+/**
+ * ServersStore is the list of configured servers with statuses kept live
+ * from backend events, plus the config-error banner.
+ */
+export class ServersStore {
+  #specs = $state<ServerSpec[]>([]);
+  #statuses = $state<Record<string, ServerStatus>>({});
+  #statusAt = $state<Record<string, number>>({});
+  #loaded = $state(false);
+  #loadError = $state('');
+  #configError = $state<ConfigError | null>(null);
+  #configFile = $state('');
+  // epoch counts status events per id, so a list fetched while an event
+  // arrived does not overwrite the newer status with an older snapshot.
+  #epoch = new Map<string, number>();
+  #inflight: Promise<void> | null = null;
+  #again = false;
+
+  #list = $derived<ServerEntry[]>(
+    this.#specs.map((spec) => ({
+      spec,
+      status: this.#statuses[spec.id] ?? pendingStatus(spec),
+      statusAt: this.#statusAt[spec.id] ?? 0,
+    })),
+  );
+
+  get list(): ServerEntry[] {
+    return this.#list;
+  }
+
+  get loaded(): boolean {
+    return this.#loaded;
+  }
+
+  get loadError(): string {
+    return this.#loadError;
+  }
+
+  get configError(): ConfigError | null {
+    return this.#configError;
+  }
+
+  get configFile(): string {
+    return this.#configFile;
+  }
+
+  /** totals sums what the connected servers offer. */
+  get totals(): { connected: number; failed: number; tools: number; resources: number; prompts: number } {
+    const t = { connected: 0, failed: 0, tools: 0, resources: 0, prompts: 0 };
+    for (const { status: s } of this.#list) {
+      if (s.state === 'failed') t.failed++;
+      if (s.state !== 'connected') continue;
+      t.connected++;
+      t.tools += s.tools;
+      t.resources += s.resources;
+      t.prompts += s.prompts;
+    }
+    return t;
+  }
+
+  get(id: string): ServerEntry | undefined {
+    return this.#list.find((e) => e.spec.id === id);
+  }
+
+  /** start subscribes to server events and loads the list; returns the cleanup. */
+  start(): () => void {
+    const offs = [
+      on('mcp:server-status', (s) => this.#applyStatus(s)),
+      on('mcp:servers-changed', () => {
+        this.#configError = null;
+        void this.refresh();
+      }),
+      on('mcp:config-error', (e) => {
+        this.#configError = e;
+      }),
+    ];
+    void this.refresh();
+    void configFile()
+      .then((f) => (this.#configFile = f))
+      .catch(() => {});
+    return () => offs.forEach((off) => off());
+  }
+
+  /** refresh reloads the list; concurrent calls coalesce into one more fetch. */
+  refresh(): Promise<void> {
+    if (this.#inflight) {
+      this.#again = true;
+      return this.#inflight;
+    }
+    this.#inflight = (async () => {
+      do {
+        this.#again = false;
+        const before = new Map(this.#epoch);
+        try {
+          const views = await listServers();
+          this.#replace(views, before);
+          this.#loadError = '';
+        } catch (e) {
+          this.#loadError = (e as Error).message;
+        }
+      } while (this.#again);
+      this.#loaded = true;
+      this.#inflight = null;
+    })();
+    return this.#inflight;
+  }
+
+  /** save adds (originalId "") or updates a server; rejects with Go's message. */
+  async save(originalId: string, spec: ServerSpec): Promise<ServerView> {
+    const view = await saveServer(originalId, spec);
+    const i = this.#specs.findIndex((s) => s.id === (originalId || view.spec.id));
+    if (i >= 0) this.#specs[i] = view.spec;
+    else if (!this.#specs.some((s) => s.id === view.spec.id)) this.#specs.push(view.spec);
+    if (originalId && originalId !== view.spec.id) this.#forget(originalId);
+    // A status event may already have overtaken the reply; keep the newer one.
+    if (!this.#statuses[view.spec.id]) this.#setStatus(view.status);
+    return view;
+  }
+
+  async remove(id: string): Promise<void> {
+    await removeServer(id);
+    this.#specs = this.#specs.filter((s) => s.id !== id);
+    this.#forget(id);
+  }
+
+  /** setEnabled flips the switch at once and rolls it back if Go refuses. */
+  async setEnabled(id: string, enabled: boolean): Promise<void> {
+    const spec = this.#specs.find((s) => s.id === id);
+    const prev = spec?.enabled;
+    if (spec) spec.enabled = enabled;
+    try {
+      await setEnabled(id, enabled);
+    } catch (e) {
+      if (spec && prev !== undefined) spec.enabled = prev;
+      throw e;
+    }
+  }
+
+  restart(id: string): Promise<void> {
+    return restartServer(id);
+  }
+
+  /** chooseImport asks for a file and previews it; null when cancelled. */
+  async chooseImport(): Promise<ImportPreview | null> {
+    const path = await chooseImportFile();
+    if (!path) return null;
+    return previewImport(path);
+  }
+
+  async importFrom(path: string, ids: string[]): Promise<ImportResult> {
+    const result = await importServers(path, ids);
+    await this.refresh();
+    return result;
+  }
+
+  dismissConfigError(): void {
+    this.#configError = null;
+  }
+
+  #applyStatus(s: ServerStatus): void {
+    this.#epoch.set(s.id, (this.#epoch.get(s.id) ?? 0) + 1);
+    this.#setStatus(s);
+  }
+
+  #setStatus(s: ServerStatus): void {
+    this.#statuses[s.id] = s;
+    this.#statusAt[s.id] = Date.now();
+  }
+
+  #forget(id: string): void {
+    delete this.#statuses[id];
+    delete this.#statusAt[id];
+    this.#epoch.delete(id);
+  }
+
+  #replace(views: ServerView[], epochBefore: Map<string, number>): void {
+    this.#specs = views.map((v) => v.spec);
+    const ids = new Set(views.map((v) => v.spec.id));
+    for (const v of views) {
+      const id = v.spec.id;
+      const raced = (this.#epoch.get(id) ?? 0) !== (epochBefore.get(id) ?? 0);
+      if (!raced || !this.#statuses[id]) this.#setStatus(v.status);
+    }
+    for (const id of Object.keys(this.#statuses)) if (!ids.has(id)) this.#forget(id);
+  }
+}

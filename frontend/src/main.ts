@@ -1,0 +1,25 @@
+import { mount } from 'svelte';
+import './app.css';
+import App from './App.svelte';
+import { hasWails, setBackend } from './lib/api';
+import { createStores } from './lib/state/context';
+
+async function boot() {
+  // Without Go (a plain browser on `npm run dev`), use the in-memory demo
+  // backend. The production build drops this branch and the fake with it.
+  if (import.meta.env.DEV && !hasWails()) {
+    const { demoBackend } = await import('./lib/api/fake');
+    const demo = demoBackend();
+    // Reachable from the devtools console for trying states by hand.
+    (window as { mcpdeskDemo?: unknown }).mcpdeskDemo = demo;
+    setBackend(demo);
+  }
+  const stores = createStores();
+  stores.prefs.start();
+  // Apply the saved theme and language before the first paint, but never
+  // wait long for them.
+  await Promise.race([stores.prefs.load().catch(() => {}), new Promise((r) => setTimeout(r, 300))]);
+  mount(App, { target: document.getElementById('app')!, props: { stores } });
+}
+
+void boot();
