@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"time"
 
@@ -80,7 +81,7 @@ func (r *recorder) Start(ctx context.Context) error { return r.inner.Start(ctx) 
 
 // SendRequest logs the request, forwards it, and logs the response.
 func (r *recorder) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	id := req.ID.String()
+	id := requestID(req.ID)
 	r.record(events.Outgoing, events.KindRequest, req.Method, id, 0, req)
 	start := time.Now()
 	resp, err := r.inner.SendRequest(ctx, req)
@@ -154,7 +155,7 @@ func (r *recorderBidir) SetRequestHandler(h transport.RequestHandler) {
 		return
 	}
 	r.bidir.SetRequestHandler(func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-		id := req.ID.String()
+		id := requestID(req.ID)
 		r.record(events.Incoming, events.KindRequest, req.Method, id, 0, req)
 		start := time.Now()
 		resp, err := h(ctx, req)
@@ -187,3 +188,12 @@ type recorderBidirHTTP struct {
 
 // SetProtocolVersion forwards the negotiated version to the HTTP transport.
 func (r *recorderBidirHTTP) SetProtocolVersion(v string) { r.http.SetProtocolVersion(v) }
+
+// requestID is the id as the message carries it: 7 or "abc", without the
+// type prefix of RequestId.String.
+func requestID(id mcp.RequestId) string {
+	if id.IsNil() {
+		return ""
+	}
+	return fmt.Sprint(id.Value())
+}

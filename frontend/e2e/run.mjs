@@ -1,0 +1,172 @@
+// End-to-end tests of MCP Desk in a real browser: Debian's Chromium, driven
+// by playwright-core, against the development binary (-tags dev), which
+// serves the built frontend and the real Go bindings over a websocket.
+// Every test gets a fresh data folder. Prints `e2e: N passed, M failed`.
+import { chromium } from 'playwright-core';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import net from 'node:net';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const devBin = join(root, 'build', 'bin', 'mcpdesk-dev');
+const shots = join(root, 'build', 'bin', 'e2e');
+mkdirSync(shots, { recursive: true });
+const work = mkdtempSync(join(tmpdir(), 'mcpdesk-e2e-'));
+const testServer = join(work, 'testserver');
+execFileSync('go', ['build', '-o', testServer, './backend/mcp/testserver'], { cwd: root, stdio: 'inherit' });
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
+    s.on('error', rej);
+  });
+}
+
+async function waitHTTP(url, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try { const r = await fetch(url); if (r.ok) return; } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer within ${ms} ms`);
+}
+
+// startApp runs the dev binary under Xvfb with its own data folder.
+async function startApp(name, config) {
+  const data = join(work, name);
+  mkdirSync(data, { recursive: true });
+  if (config) writeFileSync(join(data, 'mcp.config.json'), JSON.stringify(config, null, 2));
+  const port = await freePort();
+  const log = [];
+  const proc = spawn('xvfb-run', ['-a', devBin, '-devserver', `127.0.0.1:${port}`], {
+    env: { ...process.env, MCPDESK_DATA_DIR: data, XDG_DATA_HOME: join(data, 'xdg'), XDG_CACHE_HOME: join(data, 'xdg-cache') },
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  proc.stdout.on('data', (d) => log.push(String(d)));
+  proc.stderr.on('data', (d) => log.push(String(d)));
+  await waitHTTP(`http://127.0.0.1:${port}/`, 20000);
+  return {
+    url: `http://127.0.0.1:${port}/`, data, log,
+    async stop() {
+      try { process.kill(-proc.pid, 'SIGTERM'); } catch {}
+      await new Promise((r) => { proc.on('exit', r); setTimeout(r, 5000); });
+    },
+  };
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+const expect = (cond, msg) => { if (!cond) throw new Error(msg); };
+
+async function openPage(app) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+  const errors = [];
+  page.on('pageerror', (e) => { if (!String(e).includes('nodes')) errors.push(String(e)); });
+  await page.goto(app.url);
+  await page.getByTestId('nav-servers').waitFor({ timeout: 15000 });
+  return { page, errors };
+}
+
+test('add a server through the form, see it connect and its traffic in the logger', async () => {
+  const app = await startApp('add');
+  try {
+    const { page, errors } = await openPage(app);
+    await page.getByTestId('nav-servers').click();
+    await page.screenshot({ path: join(shots, 'servers-empty.png') });
+    await page.getByTestId('add-server').first().click();
+    await page.getByTestId('server-id').fill('demo');
+    await page.getByTestId('server-command').fill(testServer);
+    await page.getByTestId('save-server').click();
+    const row = page.getByTestId('server-demo');
+    await row.getByTestId('server-state').filter({ hasText: /connected|已连接/i }).waitFor({ timeout: 20000 });
+    const text = await row.innerText();
+    expect(/2025-11-25|2026-07-28/.test(text), `protocol version not shown: ${text}`);
+    // The logger shows the handshake and the listing, and filters by text.
+    if (!(await page.getByTestId('rpc-filter-text').isVisible())) await page.getByTestId('logger-toggle').click();
+    await page.getByTestId('rpc-row').filter({ hasText: 'tools/list' }).first().waitFor({ timeout: 10000 });
+    const all = await page.getByTestId('rpc-row').count();
+    await page.getByTestId('rpc-filter-text').fill('tools/list');
+    await page.waitForTimeout(300);
+    const rows = await page.getByTestId('rpc-row').allInnerTexts();
+    expect(rows.length >= 2 && rows.length < all && rows.every((r) => r.includes('tools/list')),
+      `filter by text (${all} rows before): ${rows.join(' | ')}`);
+    // A request and its response: the response carries a latency.
+    expect(rows.some((r) => /\d+(\.\d+)?\s*ms/.test(r)), `no latency on the response: ${rows.join(' | ')}`);
+    await page.getByTestId('rpc-row').last().click();
+    const detail = await page.getByTestId('rpc-payload').innerText();
+    expect(detail.includes('"echo"'), `the tools/list response payload lacks the echo tool: ${detail.slice(0, 300)}`);
+    await page.screenshot({ path: join(shots, 'servers-connected.png') });
+    // The config on disk holds the new server.
+    const cfg = JSON.parse(execFileSync('cat', [join(app.data, 'mcp.config.json')]).toString());
+    expect(cfg.mcpServers?.demo?.command === testServer, `config on disk: ${JSON.stringify(cfg)}`);
+    expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+  } finally { await app.stop(); }
+});
+
+test('a missing program fails with its name and the PATH searched', async () => {
+  const app = await startApp('missing', { mcpServers: { ghost: { command: 'mcpdesk-no-such-program' } } });
+  try {
+    const { page } = await openPage(app);
+    await page.getByTestId('nav-servers').click();
+    const row = page.getByTestId('server-ghost');
+    await row.getByTestId('server-state').filter({ hasText: /failed|失败/i }).waitFor({ timeout: 15000 });
+    const text = await row.innerText();
+    expect(text.includes('mcpdesk-no-such-program') && text.includes('PATH'), `error text: ${text}`);
+  } finally { await app.stop(); }
+});
+
+test('a broken edit of the config file is reported and the good servers stay', async () => {
+  const app = await startApp('broken', { mcpServers: { demo: { command: testServer } } });
+  try {
+    const { page } = await openPage(app);
+    await page.getByTestId('nav-servers').click();
+    await page.getByTestId('server-demo').getByTestId('server-state').filter({ hasText: /connected|已连接/i }).waitFor({ timeout: 20000 });
+    writeFileSync(join(app.data, 'mcp.config.json'), '{\n  "mcpServers": {\n    "demo": {"command": }\n  }\n}\n');
+    const banner = page.getByTestId('config-error');
+    await banner.waitFor({ timeout: 10000 });
+    const text = await banner.innerText();
+    expect(text.includes('mcp.config.json') && /3:\d+/.test(text), `banner: ${text}`);
+    const state = await page.getByTestId('server-demo').getByTestId('server-state').innerText();
+    expect(/connected|已连接/i.test(state), `server state after broken edit: ${state}`);
+    await page.screenshot({ path: join(shots, 'config-error.png') });
+  } finally { await app.stop(); }
+});
+
+test('switching the language to 简体中文 changes the interface', async () => {
+  const app = await startApp('lang');
+  try {
+    const { page } = await openPage(app);
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('settings-language-zh-CN').click();
+    await page.getByText('服务器').first().waitFor({ timeout: 5000 });
+    await page.screenshot({ path: join(shots, 'settings-zh.png') });
+  } finally { await app.stop(); }
+});
+
+let passed = 0, failed = 0;
+for (const t of tests) {
+  const start = Date.now();
+  try {
+    await t.fn();
+    passed++;
+    console.log(`ok   ${t.name} (${Date.now() - start} ms)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${t.name}\n     ${String(e?.stack || e).split('\n').join('\n     ')}`);
+  }
+}
+await browser.close();
+console.log(`e2e: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
