@@ -15,6 +15,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+[ -n "${KEEP_LOG:-}" ] && trap "cat $work/app.log; cleanup" EXIT
 
 go build -o "$work/testserver" ./backend/mcp/testserver
 mkdir -p "$work/data"
@@ -40,10 +41,16 @@ for _ in $(seq 1 100); do
   grep -q "mcp server connected" "$work/app.log" && break
   sleep 0.1
 done
-sleep 1
-import -display "$display" -window root "$out"
-colours=$(convert "$out" -format '%k' info:)
-stddev=$(convert "$out" -colorspace Gray -format '%[fx:standard_deviation]' info:)
+# The window maps and paints a moment after the DOM is ready: take
+# screenshots until one shows the interface, for at most 20 s.
+colours=0; stddev=0
+for _ in $(seq 1 40); do
+  sleep 0.5
+  import -display "$display" -window root "$out"
+  colours=$(convert "$out" -format '%k' info:)
+  stddev=$(convert "$out" -colorspace Gray -format '%[fx:standard_deviation]' info:)
+  [ "$colours" -ge 50 ] && awk "BEGIN{exit !($stddev >= 0.02)}" && break
+done
 echo "window-check: screenshot $out has $colours colours, grey stddev $stddev"
 grep -E "window ready" "$work/app.log" | tail -1
 if [ "$colours" -lt 50 ] || awk "BEGIN{exit !($stddev < 0.02)}"; then
