@@ -21,6 +21,8 @@ export XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$t
 mkdir -p "$XDG_DATA_HOME" "$XDG_CACHE_HOME" "$XDG_CONFIG_HOME"
 
 step() { printf '\n=== %s ===\n' "$*"; }
+passed=0
+count() { passed=$((passed + $1)); }
 
 layer_go() {
   step "go vet"
@@ -30,16 +32,25 @@ layer_go() {
   bad=$(gofmt -l $(git ls-files '*.go'))
   [ -z "$bad" ] || { echo "gofmt would change: $bad"; return 1; }
   step "go test (real keychain, real MCP servers, real SQLite)"
+  local log="$tmp/go-test.log" rc=0
   dbus-run-session -- bash -c '
     echo -n ci | gnome-keyring-daemon --unlock --components=secrets >/dev/null
-    go test -tags keychain -count=1 -timeout 15m ./...'
+    go test -v -tags keychain -count=1 -timeout 15m ./...' >"$log" 2>&1 || rc=$?
+  grep -E '^(ok|FAIL|\?|panic:)' "$log" || true
+  if [ $rc -ne 0 ]; then
+    echo "--- failures:"
+    grep -B2 -A25 -E -- '--- FAIL|^panic:' "$log" | head -300
+    return $rc
+  fi
+  count "$(grep -cE -- '^\s*--- PASS' "$log")"
 }
 
 layer_frontend() {
   step "svelte-check"
   (cd frontend && npm run --silent check)
   step "vitest"
-  (cd frontend && npm test --silent)
+  (cd frontend && npm test --silent) | tee "$tmp/vitest.log"
+  count "$(sed 's/\x1b\[[0-9;]*m//g' "$tmp/vitest.log" | grep -E '^\s*Tests\s' | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+')"
 }
 
 layer_bindings() {
@@ -49,21 +60,25 @@ layer_bindings() {
     echo "frontend/wailsjs is stale: run 'wails generate module' and commit it"
     return 1
   fi
+  count 1
 }
 
 layer_e2e() {
   step "end-to-end (Playwright + Chromium against the dev binary)"
   make --no-print-directory dev-binary
-  (cd frontend && node e2e/run.mjs)
+  (cd frontend && node e2e/run.mjs) | tee "$tmp/e2e.log"
+  count "$(grep -oE '^e2e: [0-9]+ passed' "$tmp/e2e.log" | grep -oE '[0-9]+')"
 }
 
 layer_window() {
   step "production window under Xvfb"
   make --no-print-directory build
   build/scripts/window-check.sh
+  count 1
 }
 
 for l in "${layers[@]}"; do
   "layer_$l"
 done
 printf '\nall test layers passed: %s\n' "${layers[*]}"
+echo "tests: $passed passed, 0 failed"
