@@ -298,3 +298,37 @@ func childPID(t *testing.T, p *Pool, id string) int {
 	}
 	return c.sess.proc.cmd.Process.Pid
 }
+
+// TestPoolKilledServerComesBack kills a connected stdio server from outside,
+// as the OOM killer or a user would: the pool notices within a second, a
+// call made while it is down fails with a message naming the server, and
+// the server is restarted by itself.
+func TestPoolKilledServerComesBack(t *testing.T) {
+	p, _ := newTestPool(t, stdioServer("victim"))
+	waitState(t, p, "victim", events.StateConnected, 15*time.Second)
+	pid := childPID(t, p, "victim")
+	proc, err := os.FindProcess(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := proc.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, time.Second, "status to leave connected after SIGKILL", func() bool {
+		st, _ := p.Status("victim")
+		return st.State == events.StateRestarting || st.State == events.StateFailed
+	})
+	if _, err := p.CallTool(context.Background(), "victim", "echo", map[string]any{"message": "x"}); err != nil {
+		if !errors.Is(err, ErrNotConnected) || !strings.Contains(err.Error(), `"victim"`) {
+			t.Fatalf("call while down: %v", err)
+		}
+	}
+	st := waitState(t, p, "victim", events.StateConnected, 10*time.Second)
+	if newPID := childPID(t, p, "victim"); newPID == pid {
+		t.Fatalf("still the old process %d: %+v", pid, st)
+	}
+	res, err := p.CallTool(context.Background(), "victim", "echo", map[string]any{"message": "back"})
+	if err != nil || !strings.Contains(resultText(res), "back") {
+		t.Fatalf("after restart: %v %v", res, err)
+	}
+}

@@ -155,6 +155,101 @@ test('switching the language to 简体中文 changes the interface', async () =>
   } finally { await app.stop(); }
 });
 
+// startHTTPServer runs our test server over Streamable HTTP and returns its URL.
+async function startHTTPServer() {
+  const proc = spawn(testServer, ['--transport', 'http', '--addr', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((res, rej) => {
+    let buf = '';
+    proc.stdout.on('data', (d) => {
+      buf += d;
+      const m = buf.match(/LISTENING (\S+)/);
+      if (m) res(m[1]);
+    });
+    proc.on('exit', () => rej(new Error('test server exited')));
+  });
+  return { url, stop: () => proc.kill() };
+}
+
+test('a Streamable HTTP server with a secret header: connected, and the secret never reaches the page', async () => {
+  const secret = 'hdr-SECRET-e2e-5550123';
+  const envSecret = 'env-SECRET-e2e-7770456';
+  const remote = await startHTTPServer();
+  const app = await startApp('http');
+  try {
+    const { page } = await openPage(app);
+    await page.getByTestId('nav-servers').click();
+    await page.getByTestId('add-server').first().click();
+    await page.getByTestId('server-id').fill('remote');
+    await page.getByTestId('server-type-http').click();
+    await page.getByTestId('server-url').fill(remote.url);
+    await page.getByTestId('server-header-add').click();
+    await page.getByTestId('server-header-key').last().fill('Authorization');
+    await page.getByTestId('server-header-value').last().fill(`Bearer ${secret}`);
+    await page.getByTestId('save-server').click();
+    const row = page.getByTestId('server-remote');
+    await row.getByTestId('server-state').filter({ hasText: /connected|已连接/i }).waitFor({ timeout: 20000 });
+    expect((await row.getByTestId('server-transport').innerText()).toLowerCase().includes('http'), 'transport badge');
+
+    // A stdio server whose env holds a secret, added the same way.
+    await page.getByTestId('add-server').first().click();
+    await page.getByTestId('server-id').fill('local');
+    await page.getByTestId('server-command').fill(testServer);
+    await page.getByTestId('server-env-add').click();
+    await page.getByTestId('server-env-key').last().fill('API_TOKEN');
+    await page.getByTestId('server-env-value').last().fill(envSecret);
+    await page.getByTestId('save-server').click();
+    await page.getByTestId('server-local').getByTestId('server-state').filter({ hasText: /connected|已连接/i }).waitFor({ timeout: 20000 });
+
+    // Editing shows the stored values as stored, never their text.
+    await page.getByTestId('server-remote').getByTestId('server-edit').click();
+    await page.getByTestId('server-header-stored').first().waitFor({ timeout: 5000 });
+    await page.getByTestId('cancel-server').click();
+
+    // Reload the page so that everything the UI holds came from Go again.
+    await page.reload();
+    await page.getByTestId('nav-servers').click();
+    await page.getByTestId('server-remote').waitFor({ timeout: 10000 });
+    if (!(await page.getByTestId('rpc-filter-text').isVisible())) await page.getByTestId('logger-toggle').click();
+    await page.getByTestId('rpc-row').first().waitFor({ timeout: 10000 });
+    const html = await page.content();
+    const rpc = await page.evaluate(() => window.go.mcp.MCPPool.RPCLog());
+    const views = await page.evaluate(() => window.go.mcp.MCPPool.ListServers());
+    for (const s of [secret, envSecret]) {
+      expect(!html.includes(s), `secret ${s} is in the page`);
+      expect(!JSON.stringify(rpc).includes(s), `secret ${s} is in the JSON-RPC log`);
+      expect(!JSON.stringify(views).includes(s), `secret ${s} reached the frontend in ListServers`);
+    }
+    // The values are on disk, where the servers need them.
+    const cfg = JSON.parse(execFileSync('cat', [join(app.data, 'mcp.config.json')]).toString());
+    expect(cfg.mcpServers.remote.headers.Authorization === `Bearer ${secret}`, 'header stored');
+    expect(cfg.mcpServers.local.env.API_TOKEN === envSecret, 'env stored');
+  } finally { await app.stop(); remote.stop(); }
+});
+
+test('disable, enable, restart and remove a server', async () => {
+  const app = await startApp('lifecycle', { mcpServers: { demo: { command: testServer } } });
+  try {
+    const { page } = await openPage(app);
+    await page.getByTestId('nav-servers').click();
+    const row = page.getByTestId('server-demo');
+    const state = row.getByTestId('server-state');
+    await state.filter({ hasText: /connected/i }).waitFor({ timeout: 20000 });
+    await row.getByTestId('server-enabled').click();
+    await state.filter({ hasText: /disabled/i }).waitFor({ timeout: 10000 });
+    let cfg = JSON.parse(execFileSync('cat', [join(app.data, 'mcp.config.json')]).toString());
+    expect(cfg.mcpServers.demo.enabled === false, `disabled on disk: ${JSON.stringify(cfg)}`);
+    await row.getByTestId('server-enabled').click();
+    await state.filter({ hasText: /connected/i }).waitFor({ timeout: 20000 });
+    await row.getByTestId('server-restart').click();
+    await state.filter({ hasText: /connected/i }).waitFor({ timeout: 20000 });
+    await row.getByTestId('server-remove').click();
+    await page.getByTestId('confirm-ok').click();
+    await page.getByTestId('servers-empty').waitFor({ timeout: 10000 });
+    cfg = JSON.parse(execFileSync('cat', [join(app.data, 'mcp.config.json')]).toString());
+    expect(Object.keys(cfg.mcpServers || {}).length === 0, `removed on disk: ${JSON.stringify(cfg)}`);
+  } finally { await app.stop(); }
+});
+
 let passed = 0, failed = 0;
 for (const t of tests) {
   const start = Date.now();
