@@ -67,7 +67,9 @@ func NewApp(cfg Config) (*App, error) {
 	a.pool = mcppool.New(mcppool.Options{
 		ConfigPath: configFile,
 		Watch:      true,
-		Env:        newServerEnv(false),
+		// A window launched from a desktop does not inherit the shell's
+		// PATH: stdio servers start with the login shell's environment.
+		Env:        shellenv.NewProvider(true, shellenv.WithLogger(a.logger)),
 		ClientInfo: mcp.Implementation{Name: "mcpdesk", Title: "MCP Desk", Version: cfg.Version},
 		Emitter:    emitter{a},
 		Logger:     a.logger,
@@ -169,11 +171,4 @@ func openLog(dir string) (*slog.Logger, io.Closer) {
 		}
 	}
 	return slog.New(slog.NewTextHandler(os.Stderr, opts)), nil
-}
-
-// newServerEnv returns the environment stdio servers start with: the
-// user's login-shell environment for the window (a GUI launch does not
-// inherit the shell's PATH), the process's own for the command line.
-func newServerEnv(fromTerminal bool) mcppool.Environment {
-	return shellenv.NewProvider(!fromTerminal)
 }

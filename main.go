@@ -19,6 +19,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"mcpdesk/backend/cli"
+	"mcpdesk/backend/shellenv"
 )
 
 //go:embed all:frontend/dist
@@ -35,7 +36,7 @@ func main() {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := cli.Run(ctx, os.Args[1:], cli.Env{
 			Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-			Version: version, Servers: newServerEnv(true),
+			Version: version, Servers: shellenv.NewProvider(false), // a terminal has the PATH already
 		})
 		stop()
 		os.Exit(code)

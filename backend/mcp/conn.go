@@ -17,9 +17,10 @@ import (
 // offers, watches for a crash, reconnects with backoff, and limits how many
 // calls run at once. All fields behind mu.
 type conn struct {
-	pool *Pool
-	cfg  mcpconfig.Server
-	sem  chan struct{}
+	pool   *Pool
+	cfg    mcpconfig.Server
+	sem    chan struct{}
+	redact *Redactor // scrubs the server's secrets from errors and stderr
 
 	mu        sync.Mutex
 	sess      *Session
@@ -58,6 +59,7 @@ func newConn(p *Pool, cfg mcpconfig.Server) *conn {
 		sem:     make(chan struct{}, n),
 		restart: make(chan struct{}, 1),
 		done:    make(chan struct{}),
+		redact:  NewRedactor(cfg.SecretValues()),
 	}
 	c.status = events.ServerStatusPayload{ID: cfg.ID, Transport: string(cfg.Effective()), State: events.StateDisabled}
 	return c
@@ -123,7 +125,7 @@ func (c *conn) run(ctx context.Context) {
 				c.update(func(s *events.ServerStatusPayload) {
 					s.State, s.Error, s.Stderr, s.Attempt, s.NextRetryMs = events.StateFailed, err.Error(), stderr, 0, 0
 				})
-				c.pool.logger.Warn("mcp server failed", "server", c.cfg.ID, "err", err)
+				c.pool.logger.Warn("mcp server failed", "server", c.cfg.ID, "err", c.redact.Redact(err.Error()))
 				if !c.waitRestart(ctx, 0) {
 					return
 				}
@@ -163,7 +165,7 @@ func (c *conn) run(ctx context.Context) {
 			}
 			attempt++
 			delay := backoff(attempt)
-			c.pool.logger.Warn("mcp server connection lost", "server", c.cfg.ID, "err", why, "retry_in", delay)
+			c.pool.logger.Warn("mcp server connection lost", "server", c.cfg.ID, "err", c.redact.Redact(why.Error()), "retry_in", delay)
 			c.update(func(s *events.ServerStatusPayload) {
 				s.State, s.Error, s.Stderr, s.Attempt, s.NextRetryMs = events.StateRestarting, why.Error(), sess.Stderr(), attempt, delay.Milliseconds()
 			})
@@ -308,9 +310,13 @@ func (c *conn) handleNotification(n mcp.JSONRPCNotification) {
 }
 
 // update changes the status under the lock and publishes it.
+// Error and stderr text can quote a server's secrets (a URL with a token,
+// a server printing its key): they are scrubbed before anyone sees them.
 func (c *conn) update(f func(*events.ServerStatusPayload)) {
 	c.mu.Lock()
 	f(&c.status)
+	c.status.Error = c.redact.Redact(c.status.Error)
+	c.status.Stderr = c.redact.Redact(c.status.Stderr)
 	st := c.status
 	c.mu.Unlock()
 	c.pool.emit.Emit(events.ServerStatus, st)

@@ -332,3 +332,21 @@ func TestPoolKilledServerComesBack(t *testing.T) {
 		t.Fatalf("after restart: %v %v", res, err)
 	}
 }
+
+// TestPoolFailureHidesSecrets starts a server that prints its key on
+// stderr and exits: the stderr and error shown to the user are scrubbed.
+func TestPoolFailureHidesSecrets(t *testing.T) {
+	const key = "sk-test-0123456789abcdef"
+	srv := stdioServer("leaky", "--stderr", "rejected API key ${API_KEY}", "--exit-after-start")
+	srv.Env = map[string]string{"API_KEY": key}
+	p, em := newTestPool(t, srv)
+	st := waitState(t, p, "leaky", events.StateFailed, 15*time.Second)
+	if !strings.Contains(st.Stderr, "rejected API key [redacted]") {
+		t.Fatalf("stderr not shown or not scrubbed: %q", st.Stderr)
+	}
+	for _, e := range em.all() {
+		if s, ok := e.payload.(events.ServerStatusPayload); ok && (strings.Contains(s.Stderr, key) || strings.Contains(s.Error, key)) {
+			t.Fatalf("the key reached a status event: %+v", s)
+		}
+	}
+}
