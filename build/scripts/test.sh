@@ -16,7 +16,9 @@ export PATH="$(go env GOPATH)/bin:$PATH"
 export MCPDESK_NPM_DIR="$PWD/backend/mcp/testdata/npm"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# WebKit and the keychain keep per-user data: isolate both.
+# WebKit and the keychain keep per-user data: isolate both, but keep Go's
+# build cache where it is (it lives under XDG_CACHE_HOME by default).
+export GOCACHE="$(go env GOCACHE)"
 export XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config"
 mkdir -p "$XDG_DATA_HOME" "$XDG_CACHE_HOME" "$XDG_CONFIG_HOME"
 
