@@ -24,7 +24,10 @@ mkdir -p "$XDG_DATA_HOME" "$XDG_CACHE_HOME" "$XDG_CONFIG_HOME"
 
 step() { printf '\n=== %s ===\n' "$*"; }
 passed=0
-count() { passed=$((passed + $1)); }
+count() {
+  [[ "$1" =~ ^[0-9]+$ ]] || { echo "test.sh: could not read a test count from the output above"; exit 1; }
+  passed=$((passed + $1))
+}
 
 layer_go() {
   step "go vet"
@@ -69,7 +72,7 @@ layer_e2e() {
   step "end-to-end (Playwright + Chromium against the dev binary)"
   make --no-print-directory dev-binary
   (cd frontend && node e2e/run.mjs) | tee "$tmp/e2e.log"
-  count "$(grep -oE '^e2e: [0-9]+ passed' "$tmp/e2e.log" | grep -oE '[0-9]+')"
+  count "$(sed -nE 's/^e2e: ([0-9]+) passed.*/\1/p' "$tmp/e2e.log")"
 }
 
 layer_window() {
