@@ -41,12 +41,15 @@ printf '{"mcpServers": {"a": {"command": "%s"}, "b": {"command": "%s"}, "c": {"c
 pid=$(run_app "$d")
 sleep 5
 tree_pids() { local p=$1; echo "$p"; for c in $(pgrep -P "$p"); do tree_pids "$c"; done; }
-app_kb=0; srv_kb=0
+# RSS counts shared libraries once per process; PSS shares them out, so
+# the PSS sum is what the processes together cost.
+app_rss=0; app_pss=0; srv_pss=0
 for p in $(tree_pids "$pid"); do
   comm=$(ps -o comm= -p "$p" 2>/dev/null || true)
-  kb=$(ps -o rss= -p "$p" 2>/dev/null || echo 0)
-  if [ "$comm" = testserver ]; then srv_kb=$((srv_kb + kb)); else app_kb=$((app_kb + kb)); fi
-  echo "  pid $p $comm ${kb} KiB"
+  rss=$(ps -o rss= -p "$p" 2>/dev/null || echo 0)
+  pss=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)
+  if [ "$comm" = testserver ]; then srv_pss=$((srv_pss + pss)); else app_rss=$((app_rss + rss)); app_pss=$((app_pss + pss)); fi
+  echo "  pid $p $comm rss ${rss} KiB, pss ${pss} KiB"
 done
-echo "idle resident memory, app + WebKit: $((app_kb / 1024)) MiB; the 3 MCP servers: $((srv_kb / 1024)) MiB"
+echo "idle memory, app + WebKit processes: PSS $((app_pss / 1024)) MiB (RSS sum $((app_rss / 1024)) MiB); the 3 MCP servers: PSS $((srv_pss / 1024)) MiB"
 kill "$pid"; wait "$pid" 2>/dev/null || true
