@@ -78,8 +78,8 @@ layer_e2e() {
 layer_window() {
   step "production window under Xvfb"
   make --no-print-directory build
-  build/scripts/window-check.sh
-  count 1
+  build/scripts/window-check.sh | tee "$tmp/window.log"
+  count "$(sed -nE 's/^window-check: ([0-9]+) passed.*/\1/p' "$tmp/window.log")"
 }
 
 for l in "${layers[@]}"; do

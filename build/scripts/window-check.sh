@@ -61,4 +61,14 @@ kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
 if pgrep -f "$work/testserver" >/dev/null; then
   echo "window-check: an MCP server survived the app's exit"; exit 1
 fi
-echo "window-check: 1 passed, 0 failed"
+
+# The same binary without a window: the command line, black-box.
+cli_ok=0
+out=$(env -u DISPLAY "$bin" inspect --method tools/call --tool-name add --tool-arg a=2 --tool-arg b=40 -- "$work/testserver")
+grep -q '"text": "42"' <<<"$out" && cli_ok=$((cli_ok + 1)) || echo "cli: inspect tools/call add: $out"
+out=$(env -u DISPLAY "$bin" --data-dir "$work/data" servers)
+grep -q '"state": "connected"' <<<"$out" && cli_ok=$((cli_ok + 1)) || echo "cli: servers: $out"
+rc=0; env -u DISPLAY "$bin" inspect --method nope -- "$work/testserver" 2>/dev/null || rc=$?
+[ "$rc" -eq 2 ] && cli_ok=$((cli_ok + 1)) || echo "cli: a usage error exited $rc, want 2"
+if [ "$cli_ok" -ne 3 ]; then echo "window-check: the command line failed"; exit 1; fi
+echo "window-check: 4 passed, 0 failed"
