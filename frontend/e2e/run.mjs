@@ -36,13 +36,20 @@ async function waitHTTP(url, ms) {
 }
 
 // startApp runs the dev binary under Xvfb with its own data folder.
-async function startApp(name, config) {
+// With keychain set, the app runs in a D-Bus session of its own with an
+// unlocked gnome-keyring: the real Secret Service.
+async function startApp(name, config, { keychain = false } = {}) {
   const data = join(work, name);
   mkdirSync(data, { recursive: true });
   if (config) writeFileSync(join(data, 'mcp.config.json'), JSON.stringify(config, null, 2));
   const port = await freePort();
   const log = [];
-  const proc = spawn('xvfb-run', ['-a', devBin, '-devserver', `127.0.0.1:${port}`], {
+  const run = ['xvfb-run', '-a', devBin, '-devserver', `127.0.0.1:${port}`];
+  const [cmd, ...args] = keychain
+    ? ['dbus-run-session', '--', 'bash', '-c',
+        'echo -n e2e | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec "$@"', 'keychain', ...run]
+    : run;
+  const proc = spawn(cmd, args, {
     env: { ...process.env, MCPDESK_DATA_DIR: data, XDG_DATA_HOME: join(data, 'xdg'), XDG_CACHE_HOME: join(data, 'xdg-cache') },
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -144,11 +151,12 @@ test('a broken edit of the config file is reported and the good servers stay', a
   } finally { await app.stop(); }
 });
 
-test('switching the language to 简体中文 changes the interface', async () => {
-  const app = await startApp('lang');
+test('settings: the real keychain is reported available, and 简体中文 changes the interface', async () => {
+  const app = await startApp('lang', null, { keychain: true });
   try {
     const { page } = await openPage(app);
     await page.getByTestId('nav-settings').click();
+    await page.getByTestId('about-keychain').filter({ hasText: 'Available' }).waitFor({ timeout: 15000 });
     await page.getByTestId('settings-language-zh-CN').click();
     await page.getByText('服务器').first().waitFor({ timeout: 5000 });
     await page.screenshot({ path: join(shots, 'settings-zh.png') });

@@ -4,6 +4,7 @@
 
 import type {
   AppInfo,
+  KeychainStatus,
   ImportPreview,
   ImportResult,
   Prefs,
@@ -31,6 +32,7 @@ export interface MCPPoolBackend {
 /** The settings.Service bound from Go. */
 export interface SettingsBackend {
   Info(): Promise<AppInfo>;
+  KeychainStatus(): Promise<KeychainStatus>;
   Prefs(): Promise<Prefs>;
   SavePrefs(p: Prefs): Promise<Prefs>;
   UIState(key: string): Promise<string>;

@@ -7,6 +7,7 @@
 import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
 import type {
   AppInfo,
+  KeychainStatus,
   ImportPreview,
   ImportResult,
   Prefs,
@@ -30,6 +31,8 @@ export interface FakeOptions {
   connectDelayMs?: number;
   prefs?: Prefs;
   info?: AppInfo;
+  /** What KeychainStatus reports; available by default. */
+  keychain?: KeychainStatus;
   rpc?: RPCEntry[];
   /** What ChooseImportFile returns ("" = the user cancelled). */
   importFile?: string;
@@ -103,6 +106,7 @@ export class FakeBackend implements Backend {
   readonly copied: string[] = [];
   prefs: Prefs;
   info: AppInfo;
+  keychain: KeychainStatus;
   rpc: RPCEntry[];
   importFile: string;
   preview: ImportPreview | null;
@@ -115,6 +119,7 @@ export class FakeBackend implements Backend {
 
   constructor(o: FakeOptions = {}) {
     this.prefs = o.prefs ?? { theme: 'system', language: '' };
+    this.keychain = o.keychain ?? { available: true, reason: '' };
     this.info = o.info ?? {
       version: '0.1.0',
       dataDir: '/home/dev/.config/mcpdesk',
@@ -358,6 +363,10 @@ export class FakeBackend implements Backend {
     Info: async () => {
       this.#record('Info', []);
       return { ...this.info };
+    },
+    KeychainStatus: async () => {
+      this.#record('KeychainStatus', []);
+      return { ...this.keychain };
     },
     Prefs: async () => {
       this.#record('Prefs', []);

@@ -2,9 +2,12 @@
 
 import { backend } from './backend';
 import { call } from './call';
-import type { AppInfo, Prefs } from './types';
+import type { AppInfo, KeychainStatus, Prefs } from './types';
 
 export const appInfo = (): Promise<AppInfo> => call(() => backend().settings.Info());
+
+/** keychainStatus probes the OS keychain; it may wait while the OS asks the user to unlock it. */
+export const keychainStatus = (): Promise<KeychainStatus> => call(() => backend().settings.KeychainStatus());
 
 export async function loadPrefs(): Promise<Prefs> {
   const p = await call(() => backend().settings.Prefs());

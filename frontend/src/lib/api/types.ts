@@ -113,6 +113,12 @@ export interface RPCEntry {
 }
 
 /** Facts about this installation (settings.AppInfo). */
+/** KeychainStatus says whether the OS keychain can hold API keys, and if not why. */
+export interface KeychainStatus {
+  available: boolean;
+  reason: string;
+}
+
 export interface AppInfo {
   version: string;
   dataDir: string;

@@ -5,7 +5,7 @@ import * as MCPPool from '../../../wailsjs/go/mcp/MCPPool';
 import * as SettingsService from '../../../wailsjs/go/settings/Service';
 import { EventsOnMultiple } from '../../../wailsjs/runtime/runtime';
 import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
-import type { AppInfo, ImportPreview, ImportResult, Prefs, RPCEntry, ServerView } from './types';
+import type { AppInfo, KeychainStatus, ImportPreview, ImportResult, Prefs, RPCEntry, ServerView } from './types';
 
 // The generated functions take and return Wails' model classes; their JSON
 // shape is what types.ts describes, so the results are retyped here, once.
@@ -26,6 +26,7 @@ const mcpPool: MCPPoolBackend = {
 
 const settingsService: SettingsBackend = {
   Info: () => SettingsService.Info() as Promise<AppInfo>,
+  KeychainStatus: () => SettingsService.KeychainStatus() as Promise<KeychainStatus>,
   Prefs: () => SettingsService.Prefs() as Promise<Prefs>,
   SavePrefs: (p) => SettingsService.SavePrefs(p as never) as Promise<Prefs>,
   UIState: (key) => SettingsService.UIState(key),

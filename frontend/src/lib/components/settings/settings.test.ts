@@ -73,4 +73,18 @@ describe('Settings', () => {
     expect(screen.getByTestId('about-config-file')).toHaveTextContent('/data/mcp.config.json');
     expect(screen.getByTestId('about-database-file')).toHaveTextContent('/data/mcpdesk.db');
   });
+
+  it('says whether the OS keychain is available, and why not', async () => {
+    const { user } = renderApp({ keychain: { available: false, reason: 'keychain unavailable: no Secret Service on D-Bus' } });
+    await go(user, 'settings');
+    const row = await screen.findByTestId('about-keychain');
+    await waitFor(() => expect(row).toHaveTextContent('Unavailable: keychain unavailable: no Secret Service on D-Bus'));
+    expect(row).toHaveTextContent('environment variables');
+  });
+
+  it('reports an available keychain', async () => {
+    const { user } = renderApp({});
+    await go(user, 'settings');
+    await waitFor(() => expect(screen.getByTestId('about-keychain')).toHaveTextContent('Available'));
+  });
 });
