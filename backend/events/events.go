@@ -28,6 +28,12 @@ const (
 	// ConfigError carries a ConfigErrorPayload when the config file on disk
 	// is invalid; the previous good config stays in force.
 	ConfigError Name = "mcp:config-error"
+	// Progress carries a ProgressPayload for each progress notification of
+	// a running tool call.
+	Progress Name = "mcp:progress"
+	// ListChanged carries a ListChangedPayload when a server's tools,
+	// resources or prompts changed and the UI should list them again.
+	ListChanged Name = "mcp:list-changed"
 )
 
 // ServerState is the connection state of one server.
@@ -114,6 +120,31 @@ type RPCLogBatch struct {
 type ConfigErrorPayload struct {
 	File    string `json:"file"`
 	Message string `json:"message"`
+}
+
+// ProgressPayload is one progress notification of a running call. CallID
+// is the id the caller gave the call; it doubles as the progress token.
+type ProgressPayload struct {
+	CallID   string  `json:"callId"`
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total,omitempty"`
+	Message  string  `json:"message,omitempty"`
+}
+
+// ListKind names one of the lists a server offers.
+type ListKind string
+
+// The lists.
+const (
+	ListTools     ListKind = "tools"
+	ListResources ListKind = "resources"
+	ListPrompts   ListKind = "prompts"
+)
+
+// ListChangedPayload says that one list of one server changed.
+type ListChangedPayload struct {
+	Server string   `json:"server"`
+	Kind   ListKind `json:"kind"`
 }
 
 // Discard is an Emitter that drops every event; for the CLI and tests.

@@ -281,13 +281,17 @@ func (c *conn) refresh(ctx context.Context, sess *Session, tools, resources, pro
 // handleNotification reacts to list changes by re-listing that kind.
 func (c *conn) handleNotification(n mcp.JSONRPCNotification) {
 	var tools, resources, prompts bool
+	var kind events.ListKind
 	switch n.Method {
 	case string(mcp.MethodNotificationToolsListChanged):
-		tools = true
+		tools, kind = true, events.ListTools
 	case string(mcp.MethodNotificationResourcesListChanged):
-		resources = true
+		resources, kind = true, events.ListResources
 	case string(mcp.MethodNotificationPromptsListChanged):
-		prompts = true
+		prompts, kind = true, events.ListPrompts
+	case string(mcp.MethodNotificationProgress):
+		c.pool.calls.progress(n)
+		return
 	default:
 		return
 	}
@@ -306,6 +310,7 @@ func (c *conn) handleNotification(n mcp.JSONRPCNotification) {
 				s.Error = err.Error()
 			}
 		})
+		c.pool.emit.Emit(events.ListChanged, events.ListChangedPayload{Server: c.cfg.ID, Kind: kind})
 	}()
 }
 

@@ -47,6 +47,7 @@ type Pool struct {
 	logger *slog.Logger
 	log    *RPCLog
 	dialer *dialer
+	calls  *calls
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -82,6 +83,7 @@ func New(opts Options) *Pool {
 		cfg:    &mcpconfig.Config{},
 		conns:  map[string]*conn{},
 		table:  naming.Build(nil),
+		calls:  newCalls(opts.Emitter),
 	}
 	p.dialer = &dialer{
 		env:        opts.Env,
@@ -323,6 +325,15 @@ func (p *Pool) toolsChanged() {
 	p.mu.Lock()
 	p.table = table
 	p.mu.Unlock()
+}
+
+// context is the pool's lifetime, under which calls from the UI run: they
+// end when the app quits.
+func (p *Pool) context() context.Context {
+	if p.ctx == nil {
+		return context.Background()
+	}
+	return p.ctx
 }
 
 // Log returns the JSON-RPC logger.

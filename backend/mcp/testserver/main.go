@@ -8,7 +8,7 @@
 // Usage:
 //
 //	testserver [--transport stdio|http|sse] [--addr 127.0.0.1:0] [--name NAME]
-//	           [--instructions TEXT] [--stderr TEXT] [--exit-after-start] [--tools N] [--start-delay D]
+//	           [--instructions TEXT] [--stderr TEXT] [--exit-after-start] [--tools N] [--resources N] [--page-size N] [--start-delay D]
 //
 // Over http and sse it prints "LISTENING <url>" on a line of its own once
 // it accepts connections, where url is the full endpoint
@@ -54,6 +54,8 @@ type config struct {
 	exitAfterStart bool
 	tools          int
 	startDelay     time.Duration
+	resources      int
+	pageSize       int
 }
 
 func main() {
@@ -72,6 +74,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.stderr, "stderr", "", "write this line to standard error at start")
 	fs.BoolVar(&cfg.exitAfterStart, "exit-after-start", false, fmt.Sprintf("exit with status %d right after start, without serving", exitAfterStart))
 	fs.IntVar(&cfg.tools, "tools", 0, "register this many extra generated tools (tool_0001…)")
+	fs.IntVar(&cfg.resources, "resources", 0, "register this many extra generated resources (test://generated/0001…)")
+	fs.IntVar(&cfg.pageSize, "page-size", 0, "list at most this many items per page (0: no pagination)")
 	fs.DurationVar(&cfg.startDelay, "start-delay", 0, "wait this long before serving, as a server that loads something at start")
 	if err := fs.Parse(args); err != nil {
 		return 2

@@ -33,12 +33,22 @@ func newServer(cfg config) *server.MCPServer {
 	if cfg.instructions != "" {
 		opts = append(opts, server.WithInstructions(cfg.instructions))
 	}
+	if cfg.pageSize > 0 {
+		opts = append(opts, server.WithPaginationLimit(cfg.pageSize))
+	}
 	s := server.NewMCPServer(cfg.name, version, opts...)
 	addTools(s)
 	for i := 1; i <= cfg.tools; i++ {
 		s.AddTool(generatedTool(fmt.Sprintf("tool_%04d", i)))
 	}
 	addResources(s)
+	for i := 1; i <= cfg.resources; i++ {
+		uri := fmt.Sprintf("test://generated/%04d", i)
+		s.AddResource(mcp.NewResource(uri, fmt.Sprintf("generated %04d", i), mcp.WithMIMEType("text/plain")),
+			func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+				return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: "content of " + req.Params.URI}}, nil
+			})
+	}
 	addPrompts(s)
 	return s
 }

@@ -1,0 +1,131 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"mcpdesk/backend/events"
+)
+
+// ErrCancelled is the cause of a call the user stopped.
+var ErrCancelled = errors.New("call cancelled")
+
+// calls tracks the tool calls that carry a caller-chosen id: Stop finds
+// them by it, and their progress notifications (the id is also the
+// progress token) are published and keep their timeout from firing.
+type calls struct {
+	emit events.Emitter
+
+	mu      sync.Mutex
+	running map[string]*runningCall
+}
+
+type runningCall struct {
+	cancel context.CancelCauseFunc
+	touch  func() // called on each progress notification
+}
+
+func newCalls(emit events.Emitter) *calls {
+	return &calls{emit: emit, running: map[string]*runningCall{}}
+}
+
+func (cs *calls) add(id string, rc *runningCall) error {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if _, dup := cs.running[id]; dup {
+		return fmt.Errorf("a call with id %q is already running", id)
+	}
+	cs.running[id] = rc
+	return nil
+}
+
+func (cs *calls) remove(id string) {
+	cs.mu.Lock()
+	delete(cs.running, id)
+	cs.mu.Unlock()
+}
+
+// cancel stops the call with id; it reports whether one was running.
+func (cs *calls) cancel(id string) bool {
+	cs.mu.Lock()
+	rc := cs.running[id]
+	cs.mu.Unlock()
+	if rc == nil {
+		return false
+	}
+	rc.cancel(ErrCancelled)
+	return true
+}
+
+// progress publishes a notifications/progress for a tracked call and resets
+// that call's timeout (SPEC A6). Progress for other tokens is ignored.
+func (cs *calls) progress(n mcp.JSONRPCNotification) {
+	f := n.Params.AdditionalFields
+	id := fmt.Sprint(f["progressToken"])
+	cs.mu.Lock()
+	rc := cs.running[id]
+	cs.mu.Unlock()
+	if rc == nil {
+		return
+	}
+	rc.touch()
+	p := events.ProgressPayload{CallID: id}
+	p.Progress, _ = f["progress"].(float64)
+	p.Total, _ = f["total"].(float64)
+	p.Message, _ = f["message"].(string)
+	cs.emit.Emit(events.Progress, p)
+}
+
+// CallToolTracked calls a tool under callID: CancelCall(callID) stops it
+// (mcp-go then tells the server with notifications/cancelled), its progress
+// is published as events, and its timeout restarts with every progress
+// notification. It returns the result and how long the call took.
+func (p *Pool) CallToolTracked(ctx context.Context, callID, server, tool string, args map[string]any) (*mcp.CallToolResult, time.Duration, error) {
+	if callID == "" {
+		return nil, 0, errors.New("a call id is required")
+	}
+	c := p.conn(server)
+	if c == nil {
+		return nil, 0, unknownServer(server)
+	}
+	sess, release, err := c.acquire(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer release()
+
+	timeout := c.timeout()
+	errTimeout := fmt.Errorf("server %q did not answer within %s (the limit restarts with each progress notification)", server, timeout)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	timer := time.AfterFunc(timeout, func() { cancel(errTimeout) })
+	defer timer.Stop()
+	if err := p.calls.add(callID, &runningCall{cancel: cancel, touch: func() { timer.Reset(timeout) }}); err != nil {
+		return nil, 0, err
+	}
+	defer p.calls.remove(callID)
+
+	req := mcp.CallToolRequest{Params: mcp.CallToolParams{
+		Name: tool, Arguments: args, Meta: &mcp.Meta{ProgressToken: callID},
+	}}
+	start := time.Now()
+	res, err := sess.Client.CallTool(ctx, req)
+	elapsed := time.Since(start)
+	if err != nil {
+		if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
+			return nil, elapsed, cause
+		}
+		return nil, elapsed, err
+	}
+	return res, elapsed, nil
+}
+
+// CancelCall stops a call started with CallToolTracked. Stopping a call
+// that already ended is not an error: the user may press Stop just as the
+// result arrives.
+func (p *Pool) CancelCall(callID string) { p.calls.cancel(callID) }

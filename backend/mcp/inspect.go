@@ -1,0 +1,81 @@
+package mcp
+
+import (
+	"context"
+	"slices"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// The inspector's reads. Lists the pool keeps fresh (tools, prompts) come
+// from its cache; resources page through the server, since a server may
+// hold thousands. A server that did not declare a capability has an empty
+// list, not an error.
+
+// Prompts returns the prompts a connected server offers.
+func (p *Pool) Prompts(id string) ([]mcp.Prompt, error) {
+	c := p.conn(id)
+	if c == nil {
+		return nil, unknownServer(id)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.prompts), nil
+}
+
+// ResourcesPage lists one page of a server's resources from cursor ("" for
+// the first page).
+func (p *Pool) ResourcesPage(ctx context.Context, id, cursor string) (*mcp.ListResourcesResult, error) {
+	var res *mcp.ListResourcesResult
+	err := p.Do(ctx, id, func(ctx context.Context, s *Session) error {
+		if s.Capabilities.Resources == nil {
+			res = &mcp.ListResourcesResult{Resources: []mcp.Resource{}}
+			return nil
+		}
+		req := mcp.ListResourcesRequest{}
+		req.Params.Cursor = mcp.Cursor(cursor)
+		var err error
+		res, err = s.Client.ListResourcesByPage(ctx, req)
+		return err
+	})
+	return res, err
+}
+
+// TemplatesPage lists one page of a server's resource templates.
+func (p *Pool) TemplatesPage(ctx context.Context, id, cursor string) (*mcp.ListResourceTemplatesResult, error) {
+	var res *mcp.ListResourceTemplatesResult
+	err := p.Do(ctx, id, func(ctx context.Context, s *Session) error {
+		if s.Capabilities.Resources == nil {
+			res = &mcp.ListResourceTemplatesResult{ResourceTemplates: []mcp.ResourceTemplate{}}
+			return nil
+		}
+		req := mcp.ListResourceTemplatesRequest{}
+		req.Params.Cursor = mcp.Cursor(cursor)
+		var err error
+		res, err = s.Client.ListResourceTemplatesByPage(ctx, req)
+		return err
+	})
+	return res, err
+}
+
+// ReadResource reads one resource.
+func (p *Pool) ReadResource(ctx context.Context, id, uri string) (*mcp.ReadResourceResult, error) {
+	var res *mcp.ReadResourceResult
+	err := p.Do(ctx, id, func(ctx context.Context, s *Session) error {
+		var err error
+		res, err = s.Client.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: uri}})
+		return err
+	})
+	return res, err
+}
+
+// GetPrompt gets one prompt with its arguments filled in.
+func (p *Pool) GetPrompt(ctx context.Context, id, name string, args map[string]string) (*mcp.GetPromptResult, error) {
+	var res *mcp.GetPromptResult
+	err := p.Do(ctx, id, func(ctx context.Context, s *Session) error {
+		var err error
+		res, err = s.Client.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: name, Arguments: args}})
+		return err
+	})
+	return res, err
+}

@@ -1,0 +1,83 @@
+package mcp
+
+import (
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// The inspector's part of the bound surface: the Tools, Resources and
+// Prompts screens. MCP objects travel as the protocol's own JSON. Calls run
+// under the pool's context; a running tool call is stopped with CancelCall.
+
+// ToolCallRequest is one tool call from the UI. CallID is chosen by the UI;
+// it names the call for CancelCall and tags its progress events.
+type ToolCallRequest struct {
+	CallID    string         `json:"callId"`
+	Server    string         `json:"server"`
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+// ToolCallOutcome is a finished tool call. A tool that failed says so in
+// Result.IsError; an error from CallTool means the call itself failed.
+type ToolCallOutcome struct {
+	Result     *mcp.CallToolResult `json:"result"`
+	DurationMs float64             `json:"durationMs"`
+}
+
+// ListTools returns the tools a server offers, as last listed.
+func (s *MCPPool) ListTools(server string) ([]mcp.Tool, error) {
+	tools, err := s.pool.Tools(server)
+	return nonNilSlice(tools), err
+}
+
+// CallTool calls a tool and waits for its result; progress arrives as
+// mcp:progress events carrying req.CallID.
+func (s *MCPPool) CallTool(req ToolCallRequest) (ToolCallOutcome, error) {
+	res, took, err := s.pool.CallToolTracked(s.pool.context(), req.CallID, req.Server, req.Tool, req.Arguments)
+	if err != nil {
+		return ToolCallOutcome{}, fmt.Errorf("%s › %s: %w", req.Server, req.Tool, err)
+	}
+	return ToolCallOutcome{Result: res, DurationMs: float64(took.Microseconds()) / 1000}, nil
+}
+
+// CancelCall stops a running tool call; the server is told with
+// notifications/cancelled.
+func (s *MCPPool) CancelCall(callID string) error {
+	s.pool.CancelCall(callID)
+	return nil
+}
+
+// ListResources returns one page of a server's resources ("" = first).
+func (s *MCPPool) ListResources(server, cursor string) (*mcp.ListResourcesResult, error) {
+	return s.pool.ResourcesPage(s.pool.context(), server, cursor)
+}
+
+// ListResourceTemplates returns one page of a server's resource templates.
+func (s *MCPPool) ListResourceTemplates(server, cursor string) (*mcp.ListResourceTemplatesResult, error) {
+	return s.pool.TemplatesPage(s.pool.context(), server, cursor)
+}
+
+// ReadResource reads one resource.
+func (s *MCPPool) ReadResource(server, uri string) (*mcp.ReadResourceResult, error) {
+	return s.pool.ReadResource(s.pool.context(), server, uri)
+}
+
+// ListPrompts returns the prompts a server offers, as last listed.
+func (s *MCPPool) ListPrompts(server string) ([]mcp.Prompt, error) {
+	prompts, err := s.pool.Prompts(server)
+	return nonNilSlice(prompts), err
+}
+
+// GetPrompt gets a prompt with its arguments filled in.
+func (s *MCPPool) GetPrompt(server, name string, args map[string]string) (*mcp.GetPromptResult, error) {
+	return s.pool.GetPrompt(s.pool.context(), server, name, args)
+}
+
+func nonNilSlice[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
