@@ -71,6 +71,146 @@ export namespace events {
 
 export namespace mcp {
 	
+	export class InputRequest {
+	    method: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new InputRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.method = source["method"];
+	    }
+	}
+	export class Meta {
+	    ProgressToken: any;
+	    AdditionalFields: Record<string, any>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Meta(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ProgressToken = source["ProgressToken"];
+	        this.AdditionalFields = source["AdditionalFields"];
+	    }
+	}
+	export class CallToolResult {
+	    _meta?: Meta;
+	    resultType?: string;
+	    inputRequests?: Record<string, InputRequest>;
+	    requestState?: string;
+	    content: any[];
+	    structuredContent?: any;
+	    isError?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CallToolResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this._meta = this.convertValues(source["_meta"], Meta);
+	        this.resultType = source["resultType"];
+	        this.inputRequests = this.convertValues(source["inputRequests"], InputRequest, true);
+	        this.requestState = source["requestState"];
+	        this.content = source["content"];
+	        this.structuredContent = source["structuredContent"];
+	        this.isError = source["isError"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class PromptMessage {
+	    role: string;
+	    content: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptMessage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.role = source["role"];
+	        this.content = source["content"];
+	    }
+	}
+	export class GetPromptResult {
+	    _meta?: Meta;
+	    resultType?: string;
+	    inputRequests?: Record<string, InputRequest>;
+	    requestState?: string;
+	    description?: string;
+	    messages: PromptMessage[];
+	
+	    static createFrom(source: any = {}) {
+	        return new GetPromptResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this._meta = this.convertValues(source["_meta"], Meta);
+	        this.resultType = source["resultType"];
+	        this.inputRequests = this.convertValues(source["inputRequests"], InputRequest, true);
+	        this.requestState = source["requestState"];
+	        this.description = source["description"];
+	        this.messages = this.convertValues(source["messages"], PromptMessage);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Icon {
+	    src: string;
+	    mimeType?: string;
+	    sizes?: string[];
+	    theme?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Icon(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.src = source["src"];
+	        this.mimeType = source["mimeType"];
+	        this.sizes = source["sizes"];
+	        this.theme = source["theme"];
+	    }
+	}
 	export class ImportItem {
 	    id: string;
 	    transport: string;
@@ -137,6 +277,311 @@ export namespace mcp {
 	        this.replaced = source["replaced"];
 	    }
 	}
+	export class URITemplate {
+	
+	
+	    static createFrom(source: any = {}) {
+	        return new URITemplate(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	
+	    }
+	}
+	export class Annotations {
+	    audience?: string[];
+	    priority?: number;
+	    lastModified?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Annotations(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.audience = source["audience"];
+	        this.priority = source["priority"];
+	        this.lastModified = source["lastModified"];
+	    }
+	}
+	export class ResourceTemplate {
+	    // Go type: Annotations
+	    annotations?: any;
+	    _meta?: Meta;
+	    uriTemplate?: URITemplate;
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    mimeType?: string;
+	    icons?: Icon[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ResourceTemplate(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.annotations = this.convertValues(source["annotations"], null);
+	        this._meta = this.convertValues(source["_meta"], Meta);
+	        this.uriTemplate = this.convertValues(source["uriTemplate"], URITemplate);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.mimeType = source["mimeType"];
+	        this.icons = this.convertValues(source["icons"], Icon);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ListResourceTemplatesResult {
+	    _meta?: Meta;
+	    resultType?: string;
+	    ttlMs?: number;
+	    cacheScope?: string;
+	    nextCursor?: string;
+	    resourceTemplates: ResourceTemplate[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ListResourceTemplatesResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this._meta = this.convertValues(source["_meta"], Meta);
+	        this.resultType = source["resultType"];
+	        this.ttlMs = source["ttlMs"];
+	        this.cacheScope = source["cacheScope"];
+	        this.nextCursor = source["nextCursor"];
+	        this.resourceTemplates = this.convertValues(source["resourceTemplates"], ResourceTemplate);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Resource {
+	    // Go type: Annotations
+	    annotations?: any;
+	    _meta?: Meta;
+	    uri: string;
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    mimeType?: string;
+	    icons?: Icon[];
+	    size?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Resource(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.annotations = this.convertValues(source["annotations"], null);
+	        this._meta = this.convertValues(source["_meta"], Meta);
+	        this.uri = source["uri"];
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.mimeType = source["mimeType"];
+	        this.icons = this.convertValues(source["icons"], Icon);
+	        this.size = source["size"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ListResourcesResult {
+	    _meta?: Meta;
+	    resultType?: string;
+	    ttlMs?: number;
+	    cacheScope?: string;
+	    nextCursor?: string;
+	    resources: Resource[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ListResourcesResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this._meta = this.convertValues(source["_meta"], Meta);
+	        this.resultType = source["resultType"];
+	        this.ttlMs = source["ttlMs"];
+	        this.cacheScope = source["cacheScope"];
+	        this.nextCursor = source["nextCursor"];
+	        this.resources = this.convertValues(source["resources"], Resource);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class PromptArgument {
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    required?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new PromptArgument(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.required = source["required"];
+	    }
+	}
+	export class Prompt {
+	    _meta?: Meta;
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    arguments?: PromptArgument[];
+	    icons?: Icon[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Prompt(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this._meta = this.convertValues(source["_meta"], Meta);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.arguments = this.convertValues(source["arguments"], PromptArgument);
+	        this.icons = this.convertValues(source["icons"], Icon);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	export class ReadResourceResult {
+	    _meta?: Meta;
+	    resultType?: string;
+	    ttlMs?: number;
+	    cacheScope?: string;
+	    inputRequests?: Record<string, InputRequest>;
+	    requestState?: string;
+	    contents: any[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ReadResourceResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this._meta = this.convertValues(source["_meta"], Meta);
+	        this.resultType = source["resultType"];
+	        this.ttlMs = source["ttlMs"];
+	        this.cacheScope = source["cacheScope"];
+	        this.inputRequests = this.convertValues(source["inputRequests"], InputRequest, true);
+	        this.requestState = source["requestState"];
+	        this.contents = source["contents"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
 	export class SecretPair {
 	    key: string;
 	    value: string;
@@ -237,6 +682,180 @@ export namespace mcp {
 		    return a;
 		}
 	}
+	export class ToolExecution {
+	    taskSupport?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolExecution(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.taskSupport = source["taskSupport"];
+	    }
+	}
+	export class ToolAnnotation {
+	    title?: string;
+	    readOnlyHint?: boolean;
+	    destructiveHint?: boolean;
+	    idempotentHint?: boolean;
+	    openWorldHint?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolAnnotation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.readOnlyHint = source["readOnlyHint"];
+	        this.destructiveHint = source["destructiveHint"];
+	        this.idempotentHint = source["idempotentHint"];
+	        this.openWorldHint = source["openWorldHint"];
+	    }
+	}
+	export class ToolOutputSchema {
+	    $defs?: Record<string, any>;
+	    type: string;
+	    properties: Record<string, any>;
+	    required?: string[];
+	    additionalProperties?: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolOutputSchema(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.$defs = source["$defs"];
+	        this.type = source["type"];
+	        this.properties = source["properties"];
+	        this.required = source["required"];
+	        this.additionalProperties = source["additionalProperties"];
+	    }
+	}
+	export class ToolInputSchema {
+	    $defs?: Record<string, any>;
+	    type: string;
+	    properties: Record<string, any>;
+	    required?: string[];
+	    additionalProperties?: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolInputSchema(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.$defs = source["$defs"];
+	        this.type = source["type"];
+	        this.properties = source["properties"];
+	        this.required = source["required"];
+	        this.additionalProperties = source["additionalProperties"];
+	    }
+	}
+	export class Tool {
+	    _meta?: Meta;
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    inputSchema: ToolInputSchema;
+	    outputSchema: ToolOutputSchema;
+	    annotations: ToolAnnotation;
+	    defer_loading?: boolean;
+	    icons?: Icon[];
+	    execution?: ToolExecution;
+	
+	    static createFrom(source: any = {}) {
+	        return new Tool(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this._meta = this.convertValues(source["_meta"], Meta);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.inputSchema = this.convertValues(source["inputSchema"], ToolInputSchema);
+	        this.outputSchema = this.convertValues(source["outputSchema"], ToolOutputSchema);
+	        this.annotations = this.convertValues(source["annotations"], ToolAnnotation);
+	        this.defer_loading = source["defer_loading"];
+	        this.icons = this.convertValues(source["icons"], Icon);
+	        this.execution = this.convertValues(source["execution"], ToolExecution);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class ToolCallOutcome {
+	    result?: CallToolResult;
+	    durationMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCallOutcome(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.result = this.convertValues(source["result"], CallToolResult);
+	        this.durationMs = source["durationMs"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ToolCallRequest {
+	    callId: string;
+	    server: string;
+	    tool: string;
+	    arguments: Record<string, any>;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCallRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.callId = source["callId"];
+	        this.server = source["server"];
+	        this.tool = source["tool"];
+	        this.arguments = source["arguments"];
+	    }
+	}
+	
+	
+	
 
 }
 

@@ -4,7 +4,15 @@
 
 import type {
   AppInfo,
+  GetPromptResult,
   KeychainStatus,
+  Prompt,
+  ReadResourceResult,
+  ResourcePage,
+  TemplatePage,
+  Tool,
+  ToolCallOutcome,
+  ToolCallRequest,
   ImportPreview,
   ImportResult,
   Prefs,
@@ -27,6 +35,14 @@ export interface MCPPoolBackend {
   RPCLog(): Promise<RPCEntry[]>;
   ClearRPCLog(): Promise<void>;
   ConfigFile(): Promise<string>;
+  ListTools(server: string): Promise<Tool[]>;
+  CallTool(req: ToolCallRequest): Promise<ToolCallOutcome>;
+  CancelCall(callId: string): Promise<void>;
+  ListResources(server: string, cursor: string): Promise<ResourcePage>;
+  ListResourceTemplates(server: string, cursor: string): Promise<TemplatePage>;
+  ReadResource(server: string, uri: string): Promise<ReadResourceResult>;
+  ListPrompts(server: string): Promise<Prompt[]>;
+  GetPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult>;
 }
 
 /** The settings.Service bound from Go. */

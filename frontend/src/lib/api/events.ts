@@ -2,7 +2,7 @@
 // Names and payloads must match it exactly.
 
 import { backend } from './backend';
-import type { ConfigError, RPCLogBatch, ServersChanged, ServerStatus } from './types';
+import type { ConfigError, ListChanged, Progress, RPCLogBatch, ServersChanged, ServerStatus } from './types';
 
 /** EventMap maps each event the backend emits to its payload type. */
 export interface EventMap {
@@ -14,6 +14,10 @@ export interface EventMap {
   'mcp:rpc-log': RPCLogBatch;
   /** The config file on disk is invalid; the previous good config stays in force. */
   'mcp:config-error': ConfigError;
+  /** A progress notification of a running tool call (events.ProgressPayload). */
+  'mcp:progress': Progress;
+  /** A server's tools, resources or prompts changed (events.ListChangedPayload). */
+  'mcp:list-changed': ListChanged;
 }
 
 export type EventName = keyof EventMap;
@@ -24,6 +28,8 @@ export const EVENT_NAMES: readonly EventName[] = [
   'mcp:servers-changed',
   'mcp:rpc-log',
   'mcp:config-error',
+  'mcp:progress',
+  'mcp:list-changed',
 ];
 
 /**

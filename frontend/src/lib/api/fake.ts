@@ -7,7 +7,15 @@
 import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
 import type {
   AppInfo,
+  GetPromptResult,
   KeychainStatus,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+  ToolCallOutcome,
+  ToolCallRequest,
   ImportPreview,
   ImportResult,
   Prefs,
@@ -39,6 +47,19 @@ export interface FakeOptions {
   /** What PreviewImport returns for importFile. */
   preview?: ImportPreview;
   configFile?: string;
+  /** Inspector: each server's tools, resources, templates and prompts. */
+  tools?: Record<string, Tool[]>;
+  resources?: Record<string, Resource[]>;
+  templates?: Record<string, ResourceTemplate[]>;
+  prompts?: Record<string, Prompt[]>;
+  /** What ReadResource returns; default: the uri as text/plain. */
+  readResult?: (server: string, uri: string) => ReadResourceResult;
+  /** What GetPrompt returns; default: one user message naming the prompt and its arguments. */
+  promptResult?: (server: string, name: string, args: Record<string, string>) => GetPromptResult;
+  /** How CallTool answers; default: the arguments echoed as a text content after 1 ms. */
+  callTool?: (req: ToolCallRequest, fake: FakeBackend) => Promise<ToolCallOutcome>;
+  /** Page size of ListResources and ListResourceTemplates (default 50). */
+  pageSize?: number;
 }
 
 /** spec builds a full ServerSpec from a few fields. */
@@ -112,6 +133,16 @@ export class FakeBackend implements Backend {
   preview: ImportPreview | null;
   configPath: string;
   connectDelayMs: number;
+  tools: Record<string, Tool[]>;
+  resources: Record<string, Resource[]>;
+  templates: Record<string, ResourceTemplate[]>;
+  prompts: Record<string, Prompt[]>;
+  pageSize: number;
+  #readResult: NonNullable<FakeOptions['readResult']>;
+  #promptResult: NonNullable<FakeOptions['promptResult']>;
+  #callTool: NonNullable<FakeOptions['callTool']>;
+  /** Rejecters of running CallTool calls, by callId (CancelCall uses them). */
+  #running = new Map<string, (reason: string) => void>();
   #failures = new Map<string, string>();
   #listeners = new Map<string, Set<(p: unknown) => void>>();
   #timers = new Set<ReturnType<typeof setTimeout>>();
@@ -132,6 +163,21 @@ export class FakeBackend implements Backend {
     this.importFile = o.importFile ?? '';
     this.preview = o.preview ?? null;
     this.connectDelayMs = o.connectDelayMs ?? 5;
+    this.tools = o.tools ?? {};
+    this.resources = o.resources ?? {};
+    this.templates = o.templates ?? {};
+    this.prompts = o.prompts ?? {};
+    this.pageSize = o.pageSize ?? 50;
+    this.#readResult =
+      o.readResult ?? ((_server, uri) => ({ contents: [{ uri, mimeType: 'text/plain', text: `contents of ${uri}` }] }));
+    this.#promptResult =
+      o.promptResult ??
+      ((_server, name, args) => ({
+        messages: [{ role: 'user', content: { type: 'text', text: `${name} ${JSON.stringify(args)}` } }],
+      }));
+    this.#callTool =
+      o.callTool ??
+      (async (req) => ({ result: { content: [{ type: 'text', text: JSON.stringify(req.arguments) }] }, durationMs: 1 }));
     for (const s of o.servers ?? []) {
       const v: ServerView = 'spec' in s ? s : { spec: s, status: status({ id: s.id, transport: s.type }) };
       const st = v.spec.enabled ? v.status : { ...v.status, state: 'disabled' as const };
@@ -357,7 +403,75 @@ export class FakeBackend implements Backend {
       this.#record('ConfigFile', []);
       return this.configPath;
     },
+    ListTools: async (server) => {
+      this.#record('ListTools', [server]);
+      this.#known(server);
+      return structuredClone(this.tools[server] ?? []);
+    },
+    CallTool: async (req) => {
+      this.#record('CallTool', [req]);
+      this.#known(req.server);
+      // A running call can be stopped with CancelCall, as in Go.
+      return new Promise<ToolCallOutcome>((resolve, reject) => {
+        this.#running.set(req.callId, reject);
+        this.#callTool(req, this).then(
+          (out) => {
+            if (this.#running.delete(req.callId)) resolve(out);
+          },
+          (err) => {
+            if (this.#running.delete(req.callId)) reject(err);
+          },
+        );
+      });
+    },
+    CancelCall: async (callId) => {
+      this.#record('CancelCall', [callId]);
+      const reject = this.#running.get(callId);
+      if (reject) {
+        this.#running.delete(callId);
+        reject('call cancelled');
+      }
+    },
+    ListResources: async (server, cursor) => {
+      this.#record('ListResources', [server, cursor]);
+      this.#known(server);
+      const [page, next] = this.#page(this.resources[server] ?? [], cursor);
+      return { resources: structuredClone(page), ...(next ? { nextCursor: next } : {}) };
+    },
+    ListResourceTemplates: async (server, cursor) => {
+      this.#record('ListResourceTemplates', [server, cursor]);
+      this.#known(server);
+      const [page, next] = this.#page(this.templates[server] ?? [], cursor);
+      return { resourceTemplates: structuredClone(page), ...(next ? { nextCursor: next } : {}) };
+    },
+    ReadResource: async (server, uri) => {
+      this.#record('ReadResource', [server, uri]);
+      this.#known(server);
+      return this.#readResult(server, uri);
+    },
+    ListPrompts: async (server) => {
+      this.#record('ListPrompts', [server]);
+      this.#known(server);
+      return structuredClone(this.prompts[server] ?? []);
+    },
+    GetPrompt: async (server, name, args) => {
+      this.#record('GetPrompt', [server, name, args]);
+      this.#known(server);
+      return this.#promptResult(server, name, args);
+    },
   };
+
+  // #known rejects calls for servers that are not configured, as Go does.
+  #known(server: string): void {
+    if (!this.servers.has(server)) throw `no server with id "${server}"`;
+  }
+
+  // #page cuts items into pages; the cursor is the index of the page's first item.
+  #page<T>(items: T[], cursor: string): [T[], string] {
+    const start = cursor ? Number(cursor) : 0;
+    const end = start + this.pageSize;
+    return [items.slice(start, end), end < items.length ? String(end) : ''];
+  }
 
   readonly settings: SettingsBackend = {
     Info: async () => {

@@ -3,6 +3,7 @@
 export * from './types';
 export * from './mcp';
 export * from './settings';
+export * from './inspector';
 export * from './clipboard';
 export { on, EVENT_NAMES, type EventMap, type EventName } from './events';
 export { ApiError } from './call';

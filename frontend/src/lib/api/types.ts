@@ -151,3 +151,142 @@ export interface ConfigError {
   file: string;
   message: string;
 }
+
+// ---- Inspector: MCP objects as the protocol's JSON (see backend/mcp/service_inspect.go)
+
+export type JSONSchema = Record<string, unknown>;
+
+/** ToolAnnotations are a tool's behaviour hints. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface Icon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+}
+
+export interface Tool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JSONSchema;
+  outputSchema?: JSONSchema;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** ResourceContents is a resource's body: text, or a base64 blob. */
+export interface ResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+  _meta?: Record<string, unknown>;
+}
+
+/** Content is one item of a tool result or a prompt message. */
+export type Content =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string }
+  | { type: 'resource'; resource: ResourceContents };
+
+export interface CallToolResult {
+  content: Content[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** ToolCallRequest is one tool call; callId names it for cancelCall and progress. */
+export interface ToolCallRequest {
+  callId: string;
+  server: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+/** ToolCallOutcome is a finished call; a tool failure is result.isError. */
+export interface ToolCallOutcome {
+  result: CallToolResult;
+  durationMs: number;
+}
+
+export interface Resource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+}
+
+export interface ResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export interface ResourcePage {
+  resources: Resource[];
+  nextCursor?: string;
+}
+
+export interface TemplatePage {
+  resourceTemplates: ResourceTemplate[];
+  nextCursor?: string;
+}
+
+export interface ReadResourceResult {
+  contents: ResourceContents[];
+}
+
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+export interface Prompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+}
+
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: Content;
+}
+
+export interface GetPromptResult {
+  description?: string;
+  messages: PromptMessage[];
+}
+
+/** Payload of mcp:progress: one progress notification of a running call. */
+export interface Progress {
+  callId: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export type ListKind = 'tools' | 'resources' | 'prompts';
+
+/** Payload of mcp:list-changed: re-fetch that list of that server. */
+export interface ListChanged {
+  server: string;
+  kind: ListKind;
+}

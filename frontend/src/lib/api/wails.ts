@@ -5,11 +5,27 @@ import * as MCPPool from '../../../wailsjs/go/mcp/MCPPool';
 import * as SettingsService from '../../../wailsjs/go/settings/Service';
 import { EventsOnMultiple } from '../../../wailsjs/runtime/runtime';
 import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
-import type { AppInfo, KeychainStatus, ImportPreview, ImportResult, Prefs, RPCEntry, ServerView } from './types';
+import type {
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  ResourcePage,
+  TemplatePage,
+  Tool,
+  ToolCallOutcome,
+  AppInfo,
+  KeychainStatus, ImportPreview, ImportResult, Prefs, RPCEntry, ServerView } from './types';
 
 // The generated functions take and return Wails' model classes; their JSON
 // shape is what types.ts describes, so the results are retyped here, once.
 // A signature that drifts from Go fails svelte-check on these lines.
+// mcpJSON retypes an inspector result: mcp-go writes MCP objects with
+// custom JSON (the protocol's), which Wails' generated models, read from the
+// Go structs, do not describe; types.ts does.
+function mcpJSON<T>(p: Promise<unknown>): Promise<T> {
+  return p as Promise<T>;
+}
+
 const mcpPool: MCPPoolBackend = {
   ListServers: () => MCPPool.ListServers() as Promise<ServerView[]>,
   SaveServer: (id, spec) => MCPPool.SaveServer(id, spec as never) as Promise<ServerView>,
@@ -22,6 +38,14 @@ const mcpPool: MCPPoolBackend = {
   RPCLog: () => MCPPool.RPCLog() as Promise<RPCEntry[]>,
   ClearRPCLog: () => MCPPool.ClearRPCLog(),
   ConfigFile: () => MCPPool.ConfigFile(),
+  ListTools: (server) => mcpJSON<Tool[]>(MCPPool.ListTools(server)),
+  CallTool: (req) => mcpJSON<ToolCallOutcome>(MCPPool.CallTool(req as never)),
+  CancelCall: (callId) => MCPPool.CancelCall(callId),
+  ListResources: (server, cursor) => mcpJSON<ResourcePage>(MCPPool.ListResources(server, cursor)),
+  ListResourceTemplates: (server, cursor) => mcpJSON<TemplatePage>(MCPPool.ListResourceTemplates(server, cursor)),
+  ReadResource: (server, uri) => mcpJSON<ReadResourceResult>(MCPPool.ReadResource(server, uri)),
+  ListPrompts: (server) => mcpJSON<Prompt[]>(MCPPool.ListPrompts(server)),
+  GetPrompt: (server, name, args) => mcpJSON<GetPromptResult>(MCPPool.GetPrompt(server, name, args)),
 };
 
 const settingsService: SettingsBackend = {

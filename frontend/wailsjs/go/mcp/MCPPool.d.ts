@@ -3,19 +3,35 @@
 import {mcp} from '../models';
 import {events} from '../models';
 
+export function CallTool(arg1:mcp.ToolCallRequest):Promise<mcp.ToolCallOutcome>;
+
+export function CancelCall(arg1:string):Promise<void>;
+
 export function ChooseImportFile():Promise<string>;
 
 export function ClearRPCLog():Promise<void>;
 
 export function ConfigFile():Promise<string>;
 
+export function GetPrompt(arg1:string,arg2:string,arg3:Record<string, string>):Promise<mcp.GetPromptResult>;
+
 export function Import(arg1:string,arg2:Array<string>):Promise<mcp.ImportResult>;
 
+export function ListPrompts(arg1:string):Promise<Array<mcp.Prompt>>;
+
+export function ListResourceTemplates(arg1:string,arg2:string):Promise<mcp.ListResourceTemplatesResult>;
+
+export function ListResources(arg1:string,arg2:string):Promise<mcp.ListResourcesResult>;
+
 export function ListServers():Promise<Array<mcp.ServerView>>;
+
+export function ListTools(arg1:string):Promise<Array<mcp.Tool>>;
 
 export function PreviewImport(arg1:string):Promise<mcp.ImportPreview>;
 
 export function RPCLog():Promise<Array<events.RPCEntry>>;
+
+export function ReadResource(arg1:string,arg2:string):Promise<mcp.ReadResourceResult>;
 
 export function RemoveServer(arg1:string):Promise<void>;
 

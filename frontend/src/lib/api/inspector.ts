@@ -1,0 +1,56 @@
+// Typed wrappers over MCPPool's inspector methods: the Tools, Resources and
+// Prompts screens. MCP objects are the protocol's JSON.
+
+import { backend } from './backend';
+import { call } from './call';
+import type {
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  ResourcePage,
+  TemplatePage,
+  Tool,
+  ToolCallOutcome,
+  ToolCallRequest,
+} from './types';
+
+/** listTools returns a server's tools ([] when it offers none). */
+export const listTools = (server: string): Promise<Tool[]> => call(() => backend().mcp.ListTools(server));
+
+/**
+ * callTool runs a tool and resolves with its result; a tool failure is
+ * result.isError. It rejects when the call itself failed: the server is
+ * down, it timed out, or cancelCall stopped it (the message then contains
+ * "cancelled"). Progress arrives as mcp:progress events with req.callId.
+ */
+export const callTool = (req: ToolCallRequest): Promise<ToolCallOutcome> => call(() => backend().mcp.CallTool(req));
+
+/** cancelCall stops a running call; stopping a finished one does nothing. */
+export const cancelCall = (callId: string): Promise<void> => call(() => backend().mcp.CancelCall(callId));
+
+/** listResources returns one page of resources; pass nextCursor for the next. */
+export const listResources = (server: string, cursor = ''): Promise<ResourcePage> =>
+  call(() => backend().mcp.ListResources(server, cursor));
+
+/** listResourceTemplates returns one page of resource templates. */
+export const listResourceTemplates = (server: string, cursor = ''): Promise<TemplatePage> =>
+  call(() => backend().mcp.ListResourceTemplates(server, cursor));
+
+/** readResource reads one resource. */
+export const readResource = (server: string, uri: string): Promise<ReadResourceResult> =>
+  call(() => backend().mcp.ReadResource(server, uri));
+
+/** listPrompts returns a server's prompts. */
+export const listPrompts = (server: string): Promise<Prompt[]> => call(() => backend().mcp.ListPrompts(server));
+
+/** getPrompt gets a prompt with its arguments filled in. */
+export const getPrompt = (server: string, name: string, args: Record<string, string>): Promise<GetPromptResult> =>
+  call(() => backend().mcp.GetPrompt(server, name, args));
+
+let callSeq = 0;
+
+/** newCallId returns an id no other call of this window uses. */
+export function newCallId(): string {
+  callSeq += 1;
+  return `call-${Date.now().toString(36)}-${callSeq}`;
+}
