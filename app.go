@@ -64,6 +64,7 @@ func NewApp(cfg Config) (*App, error) {
 	}
 	a.store = st
 	configFile := filepath.Join(dir, "mcp.config.json")
+	desk := mcppool.NewElicitationDesk(emitter{a}, 0)
 	a.pool = mcppool.New(mcppool.Options{
 		ConfigPath: configFile,
 		Watch:      true,
@@ -73,8 +74,9 @@ func NewApp(cfg Config) (*App, error) {
 		ClientInfo: mcp.Implementation{Name: "mcpdesk", Title: "MCP Desk", Version: cfg.Version},
 		Emitter:    emitter{a},
 		Logger:     a.logger,
+		Elicitor:   desk,
 	})
-	a.mcp = mcppool.NewService(a.pool, picker{a})
+	a.mcp = mcppool.NewService(a.pool, picker{a}, mcppool.WithElicitationDesk(desk))
 	a.settings = settings.New(st, settings.AppInfo{
 		Version: cfg.Version, DataDir: dir, ConfigFile: configFile, DatabaseFile: st.Path(),
 	}, settings.WithLogger(a.logger), settings.WithKeychain(secrets.NewKeyring(keychainService)))

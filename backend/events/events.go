@@ -34,6 +34,12 @@ const (
 	// ListChanged carries a ListChangedPayload when a server's tools,
 	// resources or prompts changed and the UI should list them again.
 	ListChanged Name = "mcp:list-changed"
+	// Elicitation carries an ElicitationPayload: a server asks the user
+	// something; MCPPool.AnswerElicitation answers.
+	Elicitation Name = "mcp:elicitation"
+	// ElicitationDone carries an ElicitationDonePayload when a question was
+	// answered, timed out, or its call ended: the dialog closes.
+	ElicitationDone Name = "mcp:elicitation-done"
 )
 
 // ServerState is the connection state of one server.
@@ -145,6 +151,26 @@ const (
 type ListChangedPayload struct {
 	Server string   `json:"server"`
 	Kind   ListKind `json:"kind"`
+}
+
+// ElicitationPayload is one question from a server (SPEC A10). Mode "form"
+// carries RequestedSchema (a JSON Schema of the answer); mode "url" carries
+// the URL to open after the user consents.
+type ElicitationPayload struct {
+	ID              string `json:"id"`
+	Server          string `json:"server"`
+	Mode            string `json:"mode"`
+	Message         string `json:"message"`
+	RequestedSchema any    `json:"requestedSchema,omitempty"`
+	URL             string `json:"url,omitempty"`
+	// TimeoutMs is how long the question waits before it is cancelled.
+	TimeoutMs int64 `json:"timeoutMs"`
+}
+
+// ElicitationDonePayload says a question is settled, and how.
+type ElicitationDonePayload struct {
+	ID     string `json:"id"`
+	Action string `json:"action"` // accept | decline | cancel
 }
 
 // Discard is an Emitter that drops every event; for the CLI and tests.

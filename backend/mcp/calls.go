@@ -110,6 +110,9 @@ func (p *Pool) CallToolTracked(ctx context.Context, callID, server, tool string,
 	}
 	defer p.calls.remove(callID)
 
+	if args == nil {
+		args = map[string]any{}
+	}
 	req := mcp.CallToolRequest{Params: mcp.CallToolParams{
 		Name: tool, Arguments: args, Meta: &mcp.Meta{ProgressToken: callID},
 	}}

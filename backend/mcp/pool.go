@@ -38,6 +38,9 @@ type Options struct {
 	Logger     *slog.Logger
 	// Log receives every JSON-RPC message; a new one is made when nil.
 	Log *RPCLog
+	// Elicitor answers servers' questions (SPEC A10); nil declares no
+	// elicitation capability.
+	Elicitor Elicitor
 }
 
 // Pool holds one supervised connection per configured server.
@@ -90,6 +93,7 @@ func New(opts Options) *Pool {
 		log:        opts.Log,
 		clientInfo: opts.ClientInfo,
 		logger:     opts.Logger,
+		elicitor:   opts.Elicitor,
 		onNotification: func(id string, n mcp.JSONRPCNotification) {
 			if c := p.conn(id); c != nil {
 				c.handleNotification(n)
@@ -280,6 +284,9 @@ func (p *Pool) Do(ctx context.Context, id string, fn func(ctx context.Context, s
 // CallTool calls one tool. A tool that fails reports it in the result
 // (IsError), not as an error; an error means the call itself failed.
 func (p *Pool) CallTool(ctx context.Context, id, tool string, args map[string]any) (*mcp.CallToolResult, error) {
+	if args == nil {
+		args = map[string]any{} // "arguments": null is refused by some servers
+	}
 	var res *mcp.CallToolResult
 	err := p.Do(ctx, id, func(ctx context.Context, s *Session) error {
 		var err error

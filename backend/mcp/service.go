@@ -22,11 +22,25 @@ type FilePicker interface {
 type MCPPool struct {
 	pool   *Pool
 	picker FilePicker
+	desk   *ElicitationDesk
+}
+
+// ServiceOption configures NewService.
+type ServiceOption func(*MCPPool)
+
+// WithElicitationDesk lets AnswerElicitation answer the desk's questions;
+// pass the same desk to the pool as its Elicitor.
+func WithElicitationDesk(d *ElicitationDesk) ServiceOption {
+	return func(s *MCPPool) { s.desk = d }
 }
 
 // NewService returns the bound service over pool.
-func NewService(pool *Pool, picker FilePicker) *MCPPool {
-	return &MCPPool{pool: pool, picker: picker}
+func NewService(pool *Pool, picker FilePicker, opts ...ServiceOption) *MCPPool {
+	s := &MCPPool{pool: pool, picker: picker}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // ListServers returns every configured server with its status.

@@ -75,6 +75,15 @@ func (s *MCPPool) GetPrompt(server, name string, args map[string]string) (*mcp.G
 	return s.pool.GetPrompt(s.pool.context(), server, name, args)
 }
 
+// AnswerElicitation answers a server's question (an mcp:elicitation event):
+// action is accept (with content), decline or cancel.
+func (s *MCPPool) AnswerElicitation(id, action string, content map[string]any) error {
+	if s.desk == nil {
+		return fmt.Errorf("this window does not answer servers' questions")
+	}
+	return s.desk.Answer(id, action, content)
+}
+
 func nonNilSlice[T any](s []T) []T {
 	if s == nil {
 		return []T{}

@@ -60,6 +60,8 @@ type dialer struct {
 	log        *RPCLog
 	clientInfo mcp.Implementation
 	logger     *slog.Logger
+	// elicitor answers servers' questions; nil declares no elicitation.
+	elicitor Elicitor
 	// onNotification receives every server notification of a session.
 	onNotification func(serverID string, n mcp.JSONRPCNotification)
 }
@@ -119,6 +121,9 @@ func (d *dialer) dial(ctx context.Context, srv mcpconfig.Server) (*Session, erro
 	var opts []client.ClientOption
 	if srv.ProtocolVersion != "" {
 		opts = append(opts, client.WithProtocolVersion(srv.ProtocolVersion))
+	}
+	if d.elicitor != nil {
+		opts = append(opts, client.WithElicitationHandler(elicitHandler{server: srv.ID, e: d.elicitor}))
 	}
 	c := client.NewClient(wrapped, opts...)
 	s.Client = c
@@ -298,6 +303,8 @@ type ConnectOptions struct {
 	Log *RPCLog
 	// OnNotification receives server notifications.
 	OnNotification func(n mcp.JSONRPCNotification)
+	// Elicitor answers the server's questions; nil declares no elicitation.
+	Elicitor Elicitor
 }
 
 // Connect dials one server and performs the handshake. The caller must
@@ -309,7 +316,7 @@ func Connect(ctx context.Context, srv mcpconfig.Server, opts ConnectOptions) (*S
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	d := &dialer{env: opts.Env, log: opts.Log, clientInfo: opts.ClientInfo, logger: opts.Logger}
+	d := &dialer{env: opts.Env, log: opts.Log, clientInfo: opts.ClientInfo, logger: opts.Logger, elicitor: opts.Elicitor}
 	if opts.OnNotification != nil {
 		d.onNotification = func(_ string, n mcp.JSONRPCNotification) { opts.OnNotification(n) }
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -29,6 +30,7 @@ func newServer(cfg config) *server.MCPServer {
 		server.WithPromptCapabilities(true),
 		server.WithLogging(),
 		server.WithRecovery(),
+		server.WithElicitation(),
 	}
 	if cfg.instructions != "" {
 		opts = append(opts, server.WithInstructions(cfg.instructions))
@@ -156,6 +158,10 @@ func addTools(s *server.MCPServer) {
 		return mcp.NewToolResultText("logged"), nil
 	})
 
+	s.AddTool(mcp.NewTool("confirm",
+		mcp.WithDescription("Asks the user to confirm, twice (two elicitations in sequence), on either protocol revision: a server-initiated elicitation/create on 2025-11-25, an input_required result on 2026-07-28."),
+		mcp.WithString("action", mcp.Description("What to confirm")),
+	), confirmTool)
 	s.AddTool(mcp.NewTool("add_tool",
 		mcp.WithDescription("Registers another tool that echoes its input, which makes the server send notifications/tools/list_changed."),
 		mcp.WithString("name", mcp.Required(), mcp.Description("Name of the new tool")),
@@ -276,4 +282,65 @@ func addPrompts(s *server.MCPServer) {
 			mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent("Please greet "+name+" warmly.")),
 		}), nil
 	})
+}
+
+// confirmQuestions are the two questions the confirm tool asks in turn.
+var confirmQuestions = []struct {
+	key    string
+	params mcp.ElicitationParams
+}{
+	{"who", mcp.ElicitationParams{Message: "Who is asking?", RequestedSchema: map[string]any{
+		"type":       "object",
+		"properties": map[string]any{"name": map[string]any{"type": "string", "title": "Name"}, "team": map[string]any{"type": "string", "default": "core"}},
+		"required":   []string{"name"},
+	}}},
+	{"sure", mcp.ElicitationParams{Message: "Are you sure?", RequestedSchema: map[string]any{
+		"type":       "object",
+		"properties": map[string]any{"sure": map[string]any{"type": "boolean", "default": true}},
+	}}},
+}
+
+// confirmTool asks confirmQuestions in sequence and reports the answers.
+func confirmTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	action := req.GetString("action", "it")
+	answers := map[string]*mcp.ElicitationResponse{}
+	if server.IsModernRequest(ctx) {
+		// 2026-07-28: each retry carries the answers of the last round;
+		// earlier answers travel in the request state the server handed out.
+		if st := req.Params.RequestState; st != "" {
+			_ = json.Unmarshal([]byte(st), &answers)
+		}
+		for _, q := range confirmQuestions {
+			if answers[q.key] != nil {
+				continue
+			}
+			if a := server.ElicitationResponse(req.Params.InputResponses, q.key); a != nil {
+				answers[q.key] = &a.ElicitationResponse
+				continue
+			}
+			state, _ := json.Marshal(answers)
+			q.params.Mode = mcp.ElicitationModeForm
+			return server.NewInputRequestBuilder(string(state)).Elicit(q.key, q.params).ToolResult(), nil
+		}
+	} else {
+		srv := server.ServerFromContext(ctx)
+		for _, q := range confirmQuestions {
+			res, err := srv.RequestElicitation(ctx, mcp.ElicitationRequest{Params: q.params})
+			if err != nil {
+				return mcp.NewToolResultError("elicitation failed: " + err.Error()), nil
+			}
+			answers[q.key] = &res.ElicitationResponse
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "confirming %s:", action)
+	for _, q := range confirmQuestions {
+		a := answers[q.key]
+		fmt.Fprintf(&b, " %s=%s", q.key, a.Action)
+		if a.Action == mcp.ElicitationResponseActionAccept {
+			data, _ := json.Marshal(a.Content)
+			fmt.Fprintf(&b, "%s", data)
+		}
+	}
+	return mcp.NewToolResultText(b.String()), nil
 }

@@ -3,6 +3,8 @@
 import {mcp} from '../models';
 import {events} from '../models';
 
+export function AnswerElicitation(arg1:string,arg2:string,arg3:Record<string, any>):Promise<void>;
+
 export function CallTool(arg1:mcp.ToolCallRequest):Promise<mcp.ToolCallOutcome>;
 
 export function CancelCall(arg1:string):Promise<void>;
