@@ -222,3 +222,42 @@ func TestImportCommand(t *testing.T) {
 		t.Fatalf("broken import: exit %d err %q changed=%v", code, errOut, !bytes.Equal(before, after))
 	}
 }
+
+// TestInspectElicit answers a server's questions without a terminal: from a
+// file (schema defaults fill the rest), by declining, and — with no flag
+// and no terminal — by cancelling, never hanging.
+func TestInspectElicit(t *testing.T) {
+	answerFile := filepath.Join(t.TempDir(), "answer.json")
+	if err := os.WriteFile(answerFile, []byte(`{"name": "Ada"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		flag, want string
+	}{
+		// Our test server negotiates 2026-07-28: input_required results.
+		{"accept:" + answerFile, `who=accept{\"name\":\"Ada\",\"team\":\"core\"} sure=accept{\"sure\":true}`},
+		{"decline", "who=decline sure=decline"},
+		{"", "who=cancel sure=cancel"},
+	}
+	for _, c := range cases {
+		args := []string{"inspect", "--method", "tools/call", "--tool-name", "confirm", "--tool-arg", "action=ship"}
+		if c.flag != "" {
+			args = append(args, "--elicit", c.flag)
+		}
+		code, out, errOut := run(t, context.Background(), append(args, "--", testServerBin)...)
+		if code != 0 || !strings.Contains(out, c.want) || !strings.Contains(errOut, "Who is asking?") {
+			t.Errorf("--elicit %q: exit %d\nout %s\nerr %s", c.flag, code, out, errOut)
+		}
+	}
+	// server-everything (2025-11-25): a server-initiated elicitation/create.
+	entry := mcptest.NPMServer(t, "server-everything")
+	code, out, errOut := run(t, context.Background(), "inspect", "--method", "tools/call", "--tool-name", "trigger-elicitation-request",
+		"--elicit", "accept:"+answerFile, "--", "node", entry, "stdio")
+	if code != 0 || !strings.Contains(out, "Ada") || !strings.Contains(out, "stormy night") {
+		t.Fatalf("server-everything: exit %d\nout %s\nerr %s", code, out, errOut)
+	}
+	code, _, errOut = run(t, context.Background(), "inspect", "--method", "ping", "--elicit", "maybe", "--", testServerBin)
+	if code != 2 || !strings.Contains(errOut, "--elicit") {
+		t.Fatalf("bad --elicit: exit %d err %q", code, errOut)
+	}
+}

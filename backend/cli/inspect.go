@@ -25,7 +25,7 @@ var methods = []string{"tools/list", "tools/call", "resources/list", "resources/
 func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 	var (
 		configFile, serverID, url, transportName, method string
-		toolName, uri, promptName                        string
+		toolName, uri, promptName, elicit                string
 		headers, toolArgs, promptArgs, envVars           multi
 		timeout                                          time.Duration
 	)
@@ -43,6 +43,7 @@ func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 	fs.StringVar(&promptName, "prompt-name", "", "prompt to get (prompts/get)")
 	fs.Var(&promptArgs, "prompt-arg", "prompt argument k=v (repeatable)")
 	fs.DurationVar(&timeout, "timeout", 30*time.Second, "time limit for connecting and the call")
+	fs.StringVar(&elicit, "elicit", "", "answer the server's questions (elicitation): accept:FILE (JSON object; schema defaults fill the rest), decline or cancel; without it a terminal is asked, anything else answers cancel")
 	fs.Usage = func() {
 		fmt.Fprintln(env.Stderr, "usage: mcpdesk inspect (--config FILE --server ID | --url URL [--transport http|sse] [--header K:V]... | [-e K=V]... -- COMMAND [ARGS...]) --method METHOD [flags]")
 		fs.PrintDefaults()
@@ -64,10 +65,15 @@ func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 		return usageError(env, "%v", err)
 	}
 
+	elicitor, err := newCLIElicitor(elicit, env)
+	if err != nil {
+		return usageError(env, "--elicit: %v", err)
+	}
+
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	sess, err := mcppool.Connect(ctx, srv, mcppool.ConnectOptions{
-		Env: env.Servers, ClientInfo: clientInfo(env), Logger: quietLogger(),
+		Env: env.Servers, ClientInfo: clientInfo(env), Logger: quietLogger(), Elicitor: elicitor,
 	})
 	if err != nil {
 		if ctx.Err() != nil {
