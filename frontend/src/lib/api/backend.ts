@@ -4,6 +4,7 @@
 
 import type {
   AppInfo,
+  ElicitationAction,
   GetPromptResult,
   KeychainStatus,
   Prompt,
@@ -43,6 +44,7 @@ export interface MCPPoolBackend {
   ReadResource(server: string, uri: string): Promise<ReadResourceResult>;
   ListPrompts(server: string): Promise<Prompt[]>;
   GetPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult>;
+  AnswerElicitation(id: string, action: ElicitationAction, content: Record<string, unknown> | null): Promise<void>;
 }
 
 /** The settings.Service bound from Go. */

@@ -7,6 +7,7 @@
 import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
 import type {
   AppInfo,
+  ElicitationRequest,
   GetPromptResult,
   KeychainStatus,
   Prompt,
@@ -138,6 +139,8 @@ export class FakeBackend implements Backend {
   templates: Record<string, ResourceTemplate[]>;
   prompts: Record<string, Prompt[]>;
   pageSize: number;
+  /** Questions asked with elicit() and not yet answered. */
+  readonly pendingElicitations = new Set<string>();
   #readResult: NonNullable<FakeOptions['readResult']>;
   #promptResult: NonNullable<FakeOptions['promptResult']>;
   #callTool: NonNullable<FakeOptions['callTool']>;
@@ -215,6 +218,12 @@ export class FakeBackend implements Backend {
     this.rpc.push(...full);
     this.emit('mcp:rpc-log', { entries: full });
     return full;
+  }
+
+  /** elicit asks a question as a server would (emits mcp:elicitation). */
+  elicit(q: Omit<ElicitationRequest, 'timeoutMs'> & { timeoutMs?: number }): void {
+    this.pendingElicitations.add(q.id);
+    this.emit('mcp:elicitation', { timeoutMs: 300000, ...q });
   }
 
   /** dispose cancels pending timers. */
@@ -453,6 +462,11 @@ export class FakeBackend implements Backend {
       this.#record('ListPrompts', [server]);
       this.#known(server);
       return structuredClone(this.prompts[server] ?? []);
+    },
+    AnswerElicitation: async (id, action, content) => {
+      this.#record('AnswerElicitation', [id, action, content]);
+      if (!this.pendingElicitations.delete(id)) throw 'this question is no longer waiting for an answer';
+      this.emit('mcp:elicitation-done', { id, action });
     },
     GetPrompt: async (server, name, args) => {
       this.#record('GetPrompt', [server, name, args]);

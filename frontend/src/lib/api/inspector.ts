@@ -4,6 +4,7 @@
 import { backend } from './backend';
 import { call } from './call';
 import type {
+  ElicitationAction,
   GetPromptResult,
   Prompt,
   ReadResourceResult,
@@ -46,6 +47,17 @@ export const listPrompts = (server: string): Promise<Prompt[]> => call(() => bac
 /** getPrompt gets a prompt with its arguments filled in. */
 export const getPrompt = (server: string, name: string, args: Record<string, string>): Promise<GetPromptResult> =>
   call(() => backend().mcp.GetPrompt(server, name, args));
+
+/**
+ * answerElicitation answers a server's question (an mcp:elicitation event):
+ * accept with the content, decline, or cancel. It rejects when the question
+ * is no longer waiting (it timed out, or its call ended).
+ */
+export const answerElicitation = (
+  id: string,
+  action: ElicitationAction,
+  content: Record<string, unknown> | null = null,
+): Promise<void> => call(() => backend().mcp.AnswerElicitation(id, action, content));
 
 let callSeq = 0;
 

@@ -290,3 +290,25 @@ export interface ListChanged {
   server: string;
   kind: ListKind;
 }
+
+/** Payload of mcp:elicitation: a server asks the user something (SPEC A10). */
+export interface ElicitationRequest {
+  id: string;
+  server: string;
+  mode: 'form' | 'url';
+  message: string;
+  /** A flat JSON Schema object of the answer (form mode). */
+  requestedSchema?: JSONSchema;
+  /** The page to open after the user consents (url mode). */
+  url?: string;
+  /** How long the question waits before it is cancelled. */
+  timeoutMs: number;
+}
+
+export type ElicitationAction = 'accept' | 'decline' | 'cancel';
+
+/** Payload of mcp:elicitation-done: the question is settled; close its dialog. */
+export interface ElicitationDone {
+  id: string;
+  action: ElicitationAction;
+}

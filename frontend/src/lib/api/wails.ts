@@ -45,6 +45,7 @@ const mcpPool: MCPPoolBackend = {
   ListResourceTemplates: (server, cursor) => mcpJSON<TemplatePage>(MCPPool.ListResourceTemplates(server, cursor)),
   ReadResource: (server, uri) => mcpJSON<ReadResourceResult>(MCPPool.ReadResource(server, uri)),
   ListPrompts: (server) => mcpJSON<Prompt[]>(MCPPool.ListPrompts(server)),
+  AnswerElicitation: (id, action, content) => MCPPool.AnswerElicitation(id, action, content ?? {}),
   GetPrompt: (server, name, args) => mcpJSON<GetPromptResult>(MCPPool.GetPrompt(server, name, args)),
 };
 
