@@ -258,6 +258,49 @@ test('disable, enable, restart and remove a server', async () => {
   } finally { await app.stop(); }
 });
 
+test('inspector: run a tool from its form, see progress, stop a long call; read a resource; get a prompt', async () => {
+  const app = await startApp('inspector', { mcpServers: { demo: { command: testServer } } });
+  try {
+    const { page, errors } = await openPage(app);
+    await page.getByTestId('nav-servers').click();
+    await page.getByTestId('server-demo').getByTestId('server-state').filter({ hasText: /connected/i }).waitFor({ timeout: 20000 });
+
+    await page.getByTestId('nav-tools').click();
+    await page.getByTestId('tool-item-echo').click();
+    await page.getByTestId('schema-field-message').locator('input, textarea').first().fill('hello from the form');
+    await page.getByTestId('tool-run').click();
+    const result = page.getByTestId('tool-result');
+    await result.filter({ hasText: 'Echo: hello from the form' }).waitFor({ timeout: 10000 });
+    await page.screenshot({ path: join(shots, 'tools-echo.png') });
+
+    // A long call shows progress and stops on request; the server is told.
+    await page.getByTestId('tool-item-sleep').click();
+    await page.getByTestId('schema-field-ms').locator('input').first().fill('20000');
+    await page.getByTestId('tool-run').click();
+    await page.getByTestId('tool-progress').waitFor({ timeout: 5000 });
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: join(shots, 'tools-progress.png') });
+    await page.getByTestId('tool-stop').click();
+    await page.getByTestId('tool-call-cancelled').waitFor({ timeout: 5000 });
+    const rpc = await page.evaluate(() => window.go.mcp.MCPPool.RPCLog());
+    expect(rpc.some((e) => e.method === 'notifications/cancelled' && e.direction === 'out'), 'no notifications/cancelled was sent');
+    expect(rpc.some((e) => e.method === 'notifications/progress' && e.direction === 'in'), 'no progress notification arrived');
+
+    await page.getByTestId('nav-resources').click();
+    await page.getByTestId('resource-item-test://hello').click();
+    await page.getByTestId('resource-preview').filter({ hasText: 'Hello, MCP Desk' }).waitFor({ timeout: 10000 });
+    await page.screenshot({ path: join(shots, 'resources.png') });
+
+    await page.getByTestId('nav-prompts').click();
+    await page.getByTestId('prompt-item-greet').click();
+    await page.getByTestId('prompt-arg-name').fill('Ada');
+    await page.getByTestId('prompt-get').click();
+    await page.getByTestId('prompt-messages').filter({ hasText: 'Ada' }).waitFor({ timeout: 10000 });
+    await page.screenshot({ path: join(shots, 'prompts.png') });
+    expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+  } finally { await app.stop(); }
+});
+
 let passed = 0, failed = 0;
 for (const t of tests) {
   const start = Date.now();

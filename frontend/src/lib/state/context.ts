@@ -1,10 +1,14 @@
 import { getContext, setContext } from 'svelte';
 import { Dialogs } from './dialogs.svelte';
+import { InspectorServer } from './inspectorServer.svelte';
 import { Layout } from './layout.svelte';
 import { PrefsStore } from './prefs.svelte';
+import { PromptsStore } from './prompts.svelte';
+import { ResourcesStore } from './resources.svelte';
 import { RPCLogStore } from './rpclog.svelte';
 import { ServersStore } from './servers.svelte';
 import { Toasts } from './toasts.svelte';
+import { ToolsStore } from './tools.svelte';
 
 /** Stores are the app's shared state, created once by App and passed by context. */
 export interface Stores {
@@ -14,18 +18,28 @@ export interface Stores {
   layout: Layout;
   toasts: Toasts;
   dialogs: Dialogs;
+  tools: ToolsStore;
+  /** The server the inspector screens (Tools, Resources, Prompts) show: one choice for all. */
+  inspectorServer: InspectorServer;
+  resources: ResourcesStore;
+  prompts: PromptsStore;
 }
 
 export const STORES_KEY = Symbol('mcpdesk.stores');
 
 export function createStores(): Stores {
+  const servers = new ServersStore();
   return {
-    servers: new ServersStore(),
+    servers,
     rpclog: new RPCLogStore(),
     prefs: new PrefsStore(),
     layout: new Layout(),
     toasts: new Toasts(),
     dialogs: new Dialogs(),
+    tools: new ToolsStore(),
+    inspectorServer: new InspectorServer(servers),
+    resources: new ResourcesStore(),
+    prompts: new PromptsStore(),
   };
 }
 
