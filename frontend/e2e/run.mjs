@@ -301,6 +301,38 @@ test('inspector: run a tool from its form, see progress, stop a long call; read 
   } finally { await app.stop(); }
 });
 
+test('elicitation: a tool asks two questions in sequence, answered in the dialog (2026-07-28 and 2025-11-25)', async () => {
+  const app = await startApp('elicit', { mcpServers: {
+    modern: { command: testServer },
+    legacy: { command: testServer, protocolVersion: '2025-11-25' },
+  } });
+  try {
+    const { page } = await openPage(app);
+    await page.getByTestId('nav-servers').click();
+    for (const id of ['modern', 'legacy']) {
+      await page.getByTestId(`server-${id}`).getByTestId('server-state').filter({ hasText: /connected/i }).waitFor({ timeout: 20000 });
+    }
+    await page.getByTestId('nav-tools').click();
+    for (const id of ['modern', 'legacy']) {
+      await page.getByTestId('tools-server-select').selectOption(id);
+      await page.getByTestId('tool-item-confirm').click();
+      await page.getByTestId('schema-field-action').locator('input').first().fill(`ship-${id}`);
+      await page.getByTestId('tool-run').click();
+      const dlg = page.getByTestId('elicitation-dialog');
+      await dlg.filter({ hasText: 'Who is asking?' }).waitFor({ timeout: 10000 });
+      const team = await dlg.getByTestId('schema-field-team').locator('input').first().inputValue();
+      expect(team === 'core', `default not filled in: ${team}`);
+      await dlg.getByTestId('schema-field-name').locator('input').first().fill('Ada');
+      if (id === 'modern') await page.screenshot({ path: join(shots, 'elicitation.png') });
+      await dlg.getByTestId('elicitation-accept').click();
+      await dlg.filter({ hasText: 'Are you sure?' }).waitFor({ timeout: 10000 });
+      await dlg.getByTestId('elicitation-decline').click();
+      await page.getByTestId('tool-result').filter({ hasText: `confirming ship-${id}: who=accept{"name":"Ada","team":"core"} sure=decline` })
+        .waitFor({ timeout: 10000 });
+    }
+  } finally { await app.stop(); }
+});
+
 let passed = 0, failed = 0;
 for (const t of tests) {
   const start = Date.now();

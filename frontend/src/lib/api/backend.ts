@@ -65,6 +65,8 @@ export interface Backend {
   on(name: string, fn: (payload: unknown) => void): () => void;
   /** Puts text on the system clipboard. */
   copyText(text: string): Promise<void>;
+  /** Opens a web page in the system browser. */
+  openURL(url: string): void;
 }
 
 let current: Backend | null = null;

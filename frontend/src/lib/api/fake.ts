@@ -248,6 +248,13 @@ export class FakeBackend implements Backend {
     this.copied.push(text);
   }
 
+  /** Pages opened with openURL. */
+  readonly opened: string[] = [];
+
+  openURL(url: string): void {
+    this.opened.push(url);
+  }
+
   #record(method: string, args: unknown[]): void {
     this.calls.push({ method, args: structuredClone(args) });
     const failure = this.#failures.get(method);

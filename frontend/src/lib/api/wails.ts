@@ -3,7 +3,7 @@
 
 import * as MCPPool from '../../../wailsjs/go/mcp/MCPPool';
 import * as SettingsService from '../../../wailsjs/go/settings/Service';
-import { EventsOnMultiple } from '../../../wailsjs/runtime/runtime';
+import { BrowserOpenURL, EventsOnMultiple } from '../../../wailsjs/runtime/runtime';
 import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
 import type {
   GetPromptResult,
@@ -83,4 +83,4 @@ async function copyText(text: string): Promise<void> {
 }
 
 /** wailsBackend talks to Go through the generated Wails bindings. */
-export const wailsBackend: Backend = { mcp: mcpPool, settings: settingsService, on, copyText };
+export const wailsBackend: Backend = { mcp: mcpPool, settings: settingsService, on, copyText, openURL: BrowserOpenURL };

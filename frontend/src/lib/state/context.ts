@@ -1,5 +1,6 @@
 import { getContext, setContext } from 'svelte';
 import { Dialogs } from './dialogs.svelte';
+import { Elicitations } from './elicitations.svelte';
 import { InspectorServer } from './inspectorServer.svelte';
 import { Layout } from './layout.svelte';
 import { PrefsStore } from './prefs.svelte';
@@ -23,6 +24,8 @@ export interface Stores {
   inspectorServer: InspectorServer;
   resources: ResourcesStore;
   prompts: PromptsStore;
+  /** Servers' questions waiting for the user (elicitation). */
+  elicitations: Elicitations;
 }
 
 export const STORES_KEY = Symbol('mcpdesk.stores');
@@ -40,6 +43,7 @@ export function createStores(): Stores {
     inspectorServer: new InspectorServer(servers),
     resources: new ResourcesStore(),
     prompts: new PromptsStore(),
+    elicitations: new Elicitations(),
   };
 }
 
