@@ -100,8 +100,22 @@ func (s *MCPPool) PreviewImport(path string) (ImportPreview, error) {
 	if err != nil {
 		return ImportPreview{}, err
 	}
+	return s.preview(path, format, servers), nil
+}
+
+// PreviewImportData is PreviewImport for a file dropped on the window: the
+// page has its name and content, not its path (SPEC F3).
+func (s *MCPPool) PreviewImportData(name, content string) (ImportPreview, error) {
+	format, servers, err := parseDropped(name, content)
+	if err != nil {
+		return ImportPreview{}, err
+	}
+	return s.preview(name, format, servers), nil
+}
+
+func (s *MCPPool) preview(file, format string, servers []mcpconfig.Server) ImportPreview {
 	existing := s.pool.Config()
-	p := ImportPreview{File: path, Format: format, Items: []ImportItem{}}
+	p := ImportPreview{File: file, Format: format, Items: []ImportItem{}}
 	for _, srv := range servers {
 		p.Items = append(p.Items, ImportItem{
 			ID:        srv.ID,
@@ -110,7 +124,7 @@ func (s *MCPPool) PreviewImport(path string) (ImportPreview, error) {
 			Replaces:  slices.ContainsFunc(existing.Servers, func(e mcpconfig.Server) bool { return e.ID == srv.ID }),
 		})
 	}
-	return p, nil
+	return p
 }
 
 // Import merges the chosen servers (by id) of a config file into the app's
@@ -120,6 +134,19 @@ func (s *MCPPool) Import(path string, ids []string) (ImportResult, error) {
 	if err != nil {
 		return ImportResult{}, err
 	}
+	return s.importServers(servers, ids)
+}
+
+// ImportData is Import for a file dropped on the window.
+func (s *MCPPool) ImportData(name, content string, ids []string) (ImportResult, error) {
+	_, servers, err := parseDropped(name, content)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	return s.importServers(servers, ids)
+}
+
+func (s *MCPPool) importServers(servers []mcpconfig.Server, ids []string) (ImportResult, error) {
 	if len(ids) > 0 {
 		servers = slices.DeleteFunc(servers, func(srv mcpconfig.Server) bool { return !slices.Contains(ids, srv.ID) })
 	}
@@ -128,6 +155,17 @@ func (s *MCPPool) Import(path string, ids []string) (ImportResult, error) {
 		return ImportResult{}, err
 	}
 	return ImportResult{Added: nonNil(added), Replaced: nonNil(replaced)}, nil
+}
+
+// maxDroppedConfig bounds a dropped file: configs are a few kilobytes.
+const maxDroppedConfig = 4 << 20
+
+// parseDropped recognises a dropped config by its name and content.
+func parseDropped(name, content string) (string, []mcpconfig.Server, error) {
+	if len(content) > maxDroppedConfig {
+		return "", nil, fmt.Errorf("%s is %d MB: not an MCP config file", name, len(content)>>20)
+	}
+	return mcpconfig.DetectAndParse(name, []byte(content))
 }
 
 // RPCLog returns the JSON-RPC messages held by the logger, oldest first.

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"mcpdesk/backend/mcpconfig"
@@ -48,5 +49,31 @@ func TestSpecRoundTripKeepsSecrets(t *testing.T) {
 	}
 	if got.Command != "" || got.Env != nil || got.URL == "" || got.Enabled == nil || *got.Enabled {
 		t.Fatalf("http conversion: %+v", got)
+	}
+}
+
+func TestImportDroppedData(t *testing.T) {
+	p, _ := newTestPool(t, stdioServer("existing"))
+	svc := NewService(p, nil)
+	claude := `{"mcpServers": {"existing": {"command": "npx", "args": ["-y", "x"]}, "fresh": {"url": "https://example.com/mcp", "headers": {"Authorization": "Bearer sekrit-123456"}}}}`
+	prev, err := svc.PreviewImportData("claude_desktop_config.json", claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prev.Format != "claude" || len(prev.Items) != 2 || !prev.Items[0].Replaces || prev.Items[1].Replaces {
+		t.Fatalf("preview: %+v", prev)
+	}
+	if strings.Contains(prev.Items[1].Summary, "sekrit") {
+		t.Fatalf("a header value reached the preview: %q", prev.Items[1].Summary)
+	}
+	res, err := svc.ImportData("claude_desktop_config.json", claude, []string{"fresh"})
+	if err != nil || len(res.Added) != 1 || len(res.Replaced) != 0 {
+		t.Fatalf("import: %+v %v", res, err)
+	}
+	if _, err := p.Server("fresh"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.PreviewImportData("broken.json", "{\n  \"mcpServers\": {,}\n}"); err == nil || !strings.Contains(err.Error(), "broken.json:2:") {
+		t.Fatalf("broken drop: %v", err)
 	}
 }

@@ -333,6 +333,35 @@ test('elicitation: a tool asks two questions in sequence, answered in the dialog
   } finally { await app.stop(); }
 });
 
+test('drag-and-drop import: dropping a Claude Desktop config previews its servers and adds them', async () => {
+  const app = await startApp('drop');
+  try {
+    const { page } = await openPage(app);
+    await page.getByTestId('nav-settings').click();
+    const content = JSON.stringify({ mcpServers: { dropped: { command: testServer, args: ['--name', 'dropped'] } } });
+    await page.evaluate((text) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], 'claude_desktop_config.json', { type: 'application/json' }));
+      window.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, content);
+    await page.getByTestId('drop-overlay').waitFor({ timeout: 5000 });
+    await page.evaluate((text) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], 'claude_desktop_config.json', { type: 'application/json' }));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, content);
+    const dialog = page.getByTestId('import-dialog');
+    await dialog.waitFor({ timeout: 10000 });
+    const format = await dialog.getByTestId('import-format').innerText();
+    expect(/claude/i.test(format), `format: ${format}`);
+    await page.screenshot({ path: join(shots, 'drop-import.png') });
+    await dialog.getByTestId('import-confirm').click();
+    await page.getByTestId('server-dropped').getByTestId('server-state').filter({ hasText: /connected/i }).waitFor({ timeout: 20000 });
+    const cfg = JSON.parse(execFileSync('cat', [join(app.data, 'mcp.config.json')]).toString());
+    expect(cfg.mcpServers?.dropped?.command === testServer, `config on disk: ${JSON.stringify(cfg)}`);
+  } finally { await app.stop(); }
+});
+
 let passed = 0, failed = 0;
 for (const t of tests) {
   const start = Date.now();

@@ -33,6 +33,8 @@ export interface MCPPoolBackend {
   ChooseImportFile(): Promise<string>;
   PreviewImport(path: string): Promise<ImportPreview>;
   Import(path: string, ids: string[]): Promise<ImportResult>;
+  PreviewImportData(name: string, content: string): Promise<ImportPreview>;
+  ImportData(name: string, content: string, ids: string[]): Promise<ImportResult>;
   RPCLog(): Promise<RPCEntry[]>;
   ClearRPCLog(): Promise<void>;
   ConfigFile(): Promise<string>;

@@ -374,6 +374,14 @@ export class FakeBackend implements Backend {
       this.#record('ChooseImportFile', []);
       return this.importFile;
     },
+    PreviewImportData: async (name, content) => {
+      this.#record('PreviewImportData', [name, content]);
+      return this.mcp.PreviewImport(name);
+    },
+    ImportData: async (name, content, ids) => {
+      this.#record('ImportData', [name, content, ids]);
+      return this.mcp.Import(name, ids);
+    },
     PreviewImport: async (path) => {
       this.#record('PreviewImport', [path]);
       if (!this.preview) throw `read ${path}: no such file or directory`;

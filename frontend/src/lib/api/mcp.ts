@@ -79,6 +79,18 @@ export async function importServers(path: string, ids: string[]): Promise<Import
   return { added: r.added ?? [], replaced: r.replaced ?? [] };
 }
 
+/** previewImportData previews a file dropped on the window: its name and text. */
+export async function previewImportData(name: string, content: string): Promise<ImportPreview> {
+  const p = await call(() => backend().mcp.PreviewImportData(name, content));
+  return { ...p, items: p.items ?? [] };
+}
+
+/** importData imports the chosen ids of a dropped file ([] imports all of them). */
+export async function importData(name: string, content: string, ids: string[]): Promise<ImportResult> {
+  const r = await call(() => backend().mcp.ImportData(name, content, ids));
+  return { added: r.added ?? [], replaced: r.replaced ?? [] };
+}
+
 export async function rpcLog(): Promise<RPCEntry[]> {
   return (await call(() => backend().mcp.RPCLog())) ?? [];
 }

@@ -1,7 +1,9 @@
 import {
   chooseImportFile,
   configFile,
+  importData,
   importServers,
+  previewImportData,
   listServers,
   on,
   previewImport,
@@ -51,6 +53,9 @@ export class ServersStore {
   #loadError = $state('');
   #configError = $state<ConfigError | null>(null);
   #configFile = $state('');
+  // A file dropped on the window: it has a name and content, not a path.
+  #dropped: { name: string; content: string } | null = null;
+  #droppedPreview = $state<ImportPreview | null>(null);
   // epoch counts status events per id, so a list fetched while an event
   // arrived does not overwrite the newer status with an older snapshot.
   #epoch = new Map<string, number>();
@@ -188,8 +193,33 @@ export class ServersStore {
     return previewImport(path);
   }
 
+  /**
+   * previewDropped previews a file dropped on the window (SPEC F3) and
+   * offers it to the Servers screen's import dialog.
+   */
+  async previewDropped(name: string, content: string): Promise<ImportPreview> {
+    const p = await previewImportData(name, content);
+    this.#dropped = { name, content };
+    this.#droppedPreview = p;
+    return p;
+  }
+
+  /** droppedPreview is a dropped file's preview waiting for the import dialog. */
+  get droppedPreview(): ImportPreview | null {
+    return this.#droppedPreview;
+  }
+
+  /** takeDroppedPreview hands the waiting preview to the dialog once. */
+  takeDroppedPreview(): ImportPreview | null {
+    const p = this.#droppedPreview;
+    this.#droppedPreview = null;
+    return p;
+  }
+
   async importFrom(path: string, ids: string[]): Promise<ImportResult> {
-    const result = await importServers(path, ids);
+    const dropped = this.#dropped?.name === path ? this.#dropped : null;
+    const result = dropped ? await importData(dropped.name, dropped.content, ids) : await importServers(path, ids);
+    if (dropped) this.#dropped = null;
     await this.refresh();
     return result;
   }

@@ -34,6 +34,10 @@ export function Import(arg1, arg2) {
   return window['go']['mcp']['MCPPool']['Import'](arg1, arg2);
 }
 
+export function ImportData(arg1, arg2, arg3) {
+  return window['go']['mcp']['MCPPool']['ImportData'](arg1, arg2, arg3);
+}
+
 export function ListPrompts(arg1) {
   return window['go']['mcp']['MCPPool']['ListPrompts'](arg1);
 }
@@ -56,6 +60,10 @@ export function ListTools(arg1) {
 
 export function PreviewImport(arg1) {
   return window['go']['mcp']['MCPPool']['PreviewImport'](arg1);
+}
+
+export function PreviewImportData(arg1, arg2) {
+  return window['go']['mcp']['MCPPool']['PreviewImportData'](arg1, arg2);
 }
 
 export function RPCLog() {

@@ -1,0 +1,47 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import type { ImportPreview } from '../../api';
+import { renderApp, go } from '../../../test/app';
+
+const preview: ImportPreview = {
+  file: 'claude_desktop_config.json',
+  format: 'claude',
+  items: [{ id: 'memory', transport: 'stdio', summary: 'npx -y @modelcontextprotocol/server-memory', replaces: false }],
+};
+
+const content = '{"mcpServers": {"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}}}';
+
+function dataTransfer(files: File[]) {
+  return { types: ['Files'], files, dropEffect: 'none' };
+}
+
+describe('Drag-and-drop import', () => {
+  it('shows an overlay while a file is dragged, previews the dropped file and imports it by content', async () => {
+    const { fake, user } = renderApp({ preview });
+    await go(user, 'settings');
+    const file = new File([content], 'claude_desktop_config.json', { type: 'application/json' });
+
+    await fireEvent.dragEnter(window, { dataTransfer: dataTransfer([file]) });
+    expect(await screen.findByTestId('drop-overlay')).toHaveTextContent('Drop to import MCP servers');
+    await fireEvent.drop(window, { dataTransfer: dataTransfer([file]) });
+
+    const dialog = await screen.findByTestId('import-dialog');
+    expect(screen.queryByTestId('drop-overlay')).toBeNull();
+    expect(fake.callsOf('PreviewImportData')).toEqual([['claude_desktop_config.json', content]]);
+    expect(screen.getByTestId('nav-servers')).toHaveAttribute('aria-current', 'page');
+    await user.click(within(dialog).getByTestId('import-confirm'));
+    await waitFor(() => expect(fake.callsOf('ImportData')).toEqual([['claude_desktop_config.json', content, ['memory']]]));
+    expect(await screen.findByTestId('server-memory')).toBeInTheDocument();
+  });
+
+  it('ignores drags that carry no files, and reports a file that is not a config', async () => {
+    const { fake } = renderApp({});
+    await fireEvent.dragEnter(window, { dataTransfer: { types: ['text/plain'], files: [] } });
+    expect(screen.queryByTestId('drop-overlay')).toBeNull();
+    fake.failNext('PreviewImportData', 'notes.txt:1:1: invalid character "h" looking for beginning of value');
+    const file = new File(['hello'], 'notes.txt');
+    await fireEvent.drop(window, { dataTransfer: dataTransfer([file]) });
+    expect(await screen.findByTestId('toast')).toHaveTextContent('notes.txt:1:1');
+    expect(screen.queryByTestId('import-dialog')).toBeNull();
+  });
+});
