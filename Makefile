@@ -46,9 +46,11 @@ test-window:
 	@build/scripts/test.sh window
 
 # Benchmarks print figures; they are not part of `make test`.
-bench: deps-test
-	go test -run '^$$' -bench . -benchtime 2000x -count 1 ./backend/mcp/
+bench: deps-test dev-binary
+	go test -run '^$$' -bench 'EchoOverhead' -benchtime 2000x -count 3 ./backend/mcp/
+	go test -run '^$$' -bench 'ConnectParallel' -benchtime 10x -count 1 ./backend/mcp/
 	build/scripts/window-bench.sh
+	node frontend/e2e/bench.mjs
 
 clean:
 	rm -rf build/bin frontend/dist/assets frontend/dist/index.html
