@@ -76,7 +76,7 @@ func NewApp(cfg Config) (*App, error) {
 		Logger:     a.logger,
 		Elicitor:   desk,
 	})
-	a.mcp = mcppool.NewService(a.pool, picker{a}, mcppool.WithElicitationDesk(desk))
+	a.mcp = mcppool.NewService(a.pool, picker{a}, mcppool.WithElicitationDesk(desk), mcppool.WithSavedRequests(st))
 	a.settings = settings.New(st, settings.AppInfo{
 		Version: cfg.Version, DataDir: dir, ConfigFile: configFile, DatabaseFile: st.Path(),
 	}, settings.WithLogger(a.logger), settings.WithKeychain(secrets.NewKeyring(keychainService)))

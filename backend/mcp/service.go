@@ -1,12 +1,14 @@
 package mcp
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
 
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/store"
 )
 
 // FilePicker opens the platform's file dialog. app.go provides it; the
@@ -23,6 +25,19 @@ type MCPPool struct {
 	pool   *Pool
 	picker FilePicker
 	desk   *ElicitationDesk
+	saved  SavedRequestStore
+}
+
+// SavedRequestStore keeps saved tool requests; *store.Store is one.
+type SavedRequestStore interface {
+	SavedRequests(ctx context.Context, server string) ([]store.SavedRequest, error)
+	SaveRequest(ctx context.Context, r store.SavedRequest) (store.SavedRequest, error)
+	DeleteSavedRequest(ctx context.Context, id int64) error
+}
+
+// WithSavedRequests lets the Tools tab keep requests in st.
+func WithSavedRequests(st SavedRequestStore) ServiceOption {
+	return func(s *MCPPool) { s.saved = st }
 }
 
 // ServiceOption configures NewService.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"mcpdesk/backend/store"
 )
 
 // The inspector's part of the bound surface: the Tools, Resources and
@@ -82,6 +84,35 @@ func (s *MCPPool) AnswerElicitation(id, action string, content map[string]any) e
 		return fmt.Errorf("this window does not answer servers' questions")
 	}
 	return s.desk.Answer(id, action, content)
+}
+
+// errNoSavedRequests is returned when the service was built without a store.
+var errNoSavedRequests = fmt.Errorf("saved requests are not available here")
+
+// ListSavedRequests returns a server's saved tool requests, by name.
+func (s *MCPPool) ListSavedRequests(server string) ([]store.SavedRequest, error) {
+	if s.saved == nil {
+		return nil, errNoSavedRequests
+	}
+	list, err := s.saved.SavedRequests(s.pool.context(), server)
+	return nonNilSlice(list), err
+}
+
+// SaveRequest stores a tool request (ID 0 adds, else updates: rename,
+// new description or arguments) and returns it as stored.
+func (s *MCPPool) SaveRequest(r store.SavedRequest) (store.SavedRequest, error) {
+	if s.saved == nil {
+		return store.SavedRequest{}, errNoSavedRequests
+	}
+	return s.saved.SaveRequest(s.pool.context(), r)
+}
+
+// DeleteSavedRequest removes a saved request.
+func (s *MCPPool) DeleteSavedRequest(id int64) error {
+	if s.saved == nil {
+		return errNoSavedRequests
+	}
+	return s.saved.DeleteSavedRequest(s.pool.context(), id)
 }
 
 func nonNilSlice[T any](s []T) []T {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/store"
 )
 
 func TestSpecRoundTripKeepsSecrets(t *testing.T) {
@@ -75,5 +76,32 @@ func TestImportDroppedData(t *testing.T) {
 	}
 	if _, err := svc.PreviewImportData("broken.json", "{\n  \"mcpServers\": {,}\n}"); err == nil || !strings.Contains(err.Error(), "broken.json:2:") {
 		t.Fatalf("broken drop: %v", err)
+	}
+}
+
+func TestSavedRequestsThroughTheService(t *testing.T) {
+	p, _ := newTestPool(t)
+	if _, err := NewService(p, nil).ListSavedRequests("s"); err == nil {
+		t.Fatal("a service without a store claimed to list saved requests")
+	}
+	st, err := store.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := NewService(p, nil, WithSavedRequests(st))
+	saved, err := svc.SaveRequest(store.SavedRequest{Server: "s", Tool: "echo", Name: "greet", Arguments: map[string]any{"message": "hi"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := svc.ListSavedRequests("s")
+	if err != nil || len(list) != 1 || list[0].ID != saved.ID {
+		t.Fatalf("list: %+v %v", list, err)
+	}
+	if err := svc.DeleteSavedRequest(saved.ID); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := svc.ListSavedRequests("s"); len(list) != 0 {
+		t.Fatalf("after delete: %+v", list)
 	}
 }

@@ -33,6 +33,19 @@ var migrations = []migration{
 			updated_at DATETIME NOT NULL
 		)`).Error
 	}},
+	{Version: 3, Name: "create saved_requests", Up: func(tx *gorm.DB) error {
+		return tx.Exec(`CREATE TABLE saved_requests (
+			id          INTEGER PRIMARY KEY AUTOINCREMENT,
+			server      TEXT NOT NULL,
+			tool        TEXT NOT NULL,
+			name        TEXT NOT NULL,
+			description TEXT NOT NULL DEFAULT '',
+			arguments   TEXT NOT NULL CHECK (json_valid(arguments)),
+			created_at  DATETIME NOT NULL,
+			updated_at  DATETIME NOT NULL,
+			UNIQUE (server, name)
+		)`).Error
+	}},
 }
 
 // SchemaTooNewError reports a database written by a newer MCP Desk, whose

@@ -468,3 +468,40 @@ func TestResolveDir(t *testing.T) {
 		check(t, "rel", filepath.Join(base, "rel"))
 	})
 }
+
+func TestSavedRequests(t *testing.T) {
+	st, err := Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	a, err := st.SaveRequest(ctx, SavedRequest{Server: "s", Tool: "echo", Name: " hello ", Arguments: map[string]any{"message": "hi", "n": 2.0}})
+	if err != nil || a.ID == 0 || a.Name != "hello" {
+		t.Fatalf("insert: %+v %v", a, err)
+	}
+	if _, err := st.SaveRequest(ctx, SavedRequest{Server: "s", Tool: "add", Name: "hello"}); !errors.Is(err, ErrNameTaken) {
+		t.Fatalf("duplicate name: %v", err)
+	}
+	if _, err := st.SaveRequest(ctx, SavedRequest{Server: "other", Tool: "add", Name: "hello"}); err != nil {
+		t.Fatalf("same name on another server: %v", err)
+	}
+	if _, err := st.SaveRequest(ctx, SavedRequest{Server: "s", Tool: "add", Name: "  "}); err == nil {
+		t.Fatal("an empty name was accepted")
+	}
+	a.Name, a.Description = "renamed", "says hi"
+	b, err := st.SaveRequest(ctx, a)
+	if err != nil || b.ID != a.ID || !b.CreatedAt.Equal(a.CreatedAt) {
+		t.Fatalf("update: %+v %v", b, err)
+	}
+	list, err := st.SavedRequests(ctx, "s")
+	if err != nil || len(list) != 1 || list[0].Name != "renamed" || list[0].Arguments["message"] != "hi" || list[0].Description != "says hi" {
+		t.Fatalf("list: %+v %v", list, err)
+	}
+	if err := st.DeleteSavedRequest(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := st.SavedRequests(ctx, "s"); len(list) != 0 {
+		t.Fatalf("after delete: %+v", list)
+	}
+}

@@ -9,6 +9,7 @@ import type {
   KeychainStatus,
   Prompt,
   ReadResourceResult,
+  SavedRequest,
   ResourcePage,
   TemplatePage,
   Tool,
@@ -46,6 +47,9 @@ export interface MCPPoolBackend {
   ReadResource(server: string, uri: string): Promise<ReadResourceResult>;
   ListPrompts(server: string): Promise<Prompt[]>;
   GetPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult>;
+  ListSavedRequests(server: string): Promise<SavedRequest[]>;
+  SaveRequest(r: SavedRequest): Promise<SavedRequest>;
+  DeleteSavedRequest(id: number): Promise<void>;
   AnswerElicitation(id: string, action: ElicitationAction, content: Record<string, unknown> | null): Promise<void>;
 }
 

@@ -12,6 +12,7 @@ import type {
   KeychainStatus,
   Prompt,
   ReadResourceResult,
+  SavedRequest,
   Resource,
   ResourceTemplate,
   Tool,
@@ -59,6 +60,8 @@ export interface FakeOptions {
   promptResult?: (server: string, name: string, args: Record<string, string>) => GetPromptResult;
   /** How CallTool answers; default: the arguments echoed as a text content after 1 ms. */
   callTool?: (req: ToolCallRequest, fake: FakeBackend) => Promise<ToolCallOutcome>;
+  /** Saved tool requests at start. */
+  saved?: SavedRequest[];
   /** Page size of ListResources and ListResourceTemplates (default 50). */
   pageSize?: number;
 }
@@ -139,6 +142,9 @@ export class FakeBackend implements Backend {
   templates: Record<string, ResourceTemplate[]>;
   prompts: Record<string, Prompt[]>;
   pageSize: number;
+  /** Saved tool requests of every server. */
+  saved: SavedRequest[];
+  #savedSeq = 0;
   /** Questions asked with elicit() and not yet answered. */
   readonly pendingElicitations = new Set<string>();
   #readResult: NonNullable<FakeOptions['readResult']>;
@@ -171,6 +177,8 @@ export class FakeBackend implements Backend {
     this.templates = o.templates ?? {};
     this.prompts = o.prompts ?? {};
     this.pageSize = o.pageSize ?? 50;
+    this.saved = structuredClone(o.saved ?? []);
+    this.#savedSeq = this.saved.reduce((m, r) => Math.max(m, r.id), 0);
     this.#readResult =
       o.readResult ?? ((_server, uri) => ({ contents: [{ uri, mimeType: 'text/plain', text: `contents of ${uri}` }] }));
     this.#promptResult =
@@ -477,6 +485,24 @@ export class FakeBackend implements Backend {
       this.#record('ListPrompts', [server]);
       this.#known(server);
       return structuredClone(this.prompts[server] ?? []);
+    },
+    ListSavedRequests: async (server) => {
+      this.#record('ListSavedRequests', [server]);
+      return structuredClone(this.saved.filter((r) => r.server === server).sort((a, b) => a.name.localeCompare(b.name)));
+    },
+    SaveRequest: async (r) => {
+      this.#record('SaveRequest', [r]);
+      const name = r.name.trim();
+      if (!name) throw 'give the request a name';
+      if (this.saved.some((x) => x.server === r.server && x.name === name && x.id !== r.id))
+        throw `save request: "${name}": a saved request with this name already exists for this server`;
+      const stored = { ...structuredClone(r), name, id: r.id || ++this.#savedSeq };
+      this.saved = [...this.saved.filter((x) => x.id !== stored.id), stored];
+      return structuredClone(stored);
+    },
+    DeleteSavedRequest: async (id) => {
+      this.#record('DeleteSavedRequest', [id]);
+      this.saved = this.saved.filter((x) => x.id !== id);
     },
     AnswerElicitation: async (id, action, content) => {
       this.#record('AnswerElicitation', [id, action, content]);

@@ -9,6 +9,7 @@ import type {
   Prompt,
   ReadResourceResult,
   ResourcePage,
+  SavedRequest,
   TemplatePage,
   Tool,
   ToolCallOutcome,
@@ -58,6 +59,16 @@ export const answerElicitation = (
   action: ElicitationAction,
   content: Record<string, unknown> | null = null,
 ): Promise<void> => call(() => backend().mcp.AnswerElicitation(id, action, content));
+
+/** listSavedRequests returns a server's saved tool requests, by name. */
+export const listSavedRequests = (server: string): Promise<SavedRequest[]> =>
+  call(() => backend().mcp.ListSavedRequests(server));
+
+/** saveRequest adds (id 0) or updates (rename, description, arguments) a saved request. */
+export const saveRequest = (r: SavedRequest): Promise<SavedRequest> => call(() => backend().mcp.SaveRequest(r));
+
+/** deleteSavedRequest removes a saved request. */
+export const deleteSavedRequest = (id: number): Promise<void> => call(() => backend().mcp.DeleteSavedRequest(id));
 
 let callSeq = 0;
 

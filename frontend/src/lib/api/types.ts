@@ -312,3 +312,15 @@ export interface ElicitationDone {
   id: string;
   action: ElicitationAction;
 }
+
+/** SavedRequest is a tool call kept for later (store.SavedRequest). id 0 = not stored yet. */
+export interface SavedRequest {
+  id: number;
+  server: string;
+  tool: string;
+  name: string;
+  description: string;
+  arguments: Record<string, unknown>;
+  createdAt?: string;
+  updatedAt?: string;
+}

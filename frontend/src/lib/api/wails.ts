@@ -10,6 +10,7 @@ import type {
   Prompt,
   ReadResourceResult,
   ResourcePage,
+  SavedRequest,
   TemplatePage,
   Tool,
   ToolCallOutcome,
@@ -47,6 +48,9 @@ const mcpPool: MCPPoolBackend = {
   ListResourceTemplates: (server, cursor) => mcpJSON<TemplatePage>(MCPPool.ListResourceTemplates(server, cursor)),
   ReadResource: (server, uri) => mcpJSON<ReadResourceResult>(MCPPool.ReadResource(server, uri)),
   ListPrompts: (server) => mcpJSON<Prompt[]>(MCPPool.ListPrompts(server)),
+  ListSavedRequests: (server) => MCPPool.ListSavedRequests(server) as Promise<SavedRequest[]>,
+  SaveRequest: (r) => MCPPool.SaveRequest(r as never) as Promise<SavedRequest>,
+  DeleteSavedRequest: (id) => MCPPool.DeleteSavedRequest(id),
   AnswerElicitation: (id, action, content) => MCPPool.AnswerElicitation(id, action, content ?? {}),
   GetPrompt: (server, name, args) => mcpJSON<GetPromptResult>(MCPPool.GetPrompt(server, name, args)),
 };

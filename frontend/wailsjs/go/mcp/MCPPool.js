@@ -26,6 +26,10 @@ export function ConfigFile() {
   return window['go']['mcp']['MCPPool']['ConfigFile']();
 }
 
+export function DeleteSavedRequest(arg1) {
+  return window['go']['mcp']['MCPPool']['DeleteSavedRequest'](arg1);
+}
+
 export function GetPrompt(arg1, arg2, arg3) {
   return window['go']['mcp']['MCPPool']['GetPrompt'](arg1, arg2, arg3);
 }
@@ -48,6 +52,10 @@ export function ListResourceTemplates(arg1, arg2) {
 
 export function ListResources(arg1, arg2) {
   return window['go']['mcp']['MCPPool']['ListResources'](arg1, arg2);
+}
+
+export function ListSavedRequests(arg1) {
+  return window['go']['mcp']['MCPPool']['ListSavedRequests'](arg1);
 }
 
 export function ListServers() {
@@ -80,6 +88,10 @@ export function RemoveServer(arg1) {
 
 export function Restart(arg1) {
   return window['go']['mcp']['MCPPool']['Restart'](arg1);
+}
+
+export function SaveRequest(arg1) {
+  return window['go']['mcp']['MCPPool']['SaveRequest'](arg1);
 }
 
 export function SaveServer(arg1, arg2) {
