@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -78,4 +79,23 @@ func (p *Pool) GetPrompt(ctx context.Context, id, name string, args map[string]s
 		return err
 	})
 	return res, err
+}
+
+// SetLogLevel asks a server to send log messages (notifications/message,
+// shown in the JSON-RPC logger) at level and above (SPEC A9). On 2025-11-25
+// that is a logging/setLevel request; on 2026-07-28 the level travels in
+// the _meta of every later request.
+func (p *Pool) SetLogLevel(ctx context.Context, id string, level mcp.LoggingLevel) error {
+	switch level {
+	case mcp.LoggingLevelDebug, mcp.LoggingLevelInfo, mcp.LoggingLevelNotice, mcp.LoggingLevelWarning,
+		mcp.LoggingLevelError, mcp.LoggingLevelCritical, mcp.LoggingLevelAlert, mcp.LoggingLevelEmergency:
+	default:
+		return fmt.Errorf("log level must be debug, info, notice, warning, error, critical, alert or emergency, not %q", level)
+	}
+	return p.Do(ctx, id, func(ctx context.Context, s *Session) error {
+		if s.Capabilities.Logging == nil {
+			return fmt.Errorf("server %q does not send log messages", id)
+		}
+		return s.Client.SetLevel(ctx, mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: level}})
+	})
 }

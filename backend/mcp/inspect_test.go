@@ -204,3 +204,36 @@ func TestEverythingInspector(t *testing.T) {
 		t.Fatalf("args-prompt: %+v %v", res, err)
 	}
 }
+
+// TestInspectorLogLevel: on 2025-11-25 the level is a logging/setLevel
+// request, and the server then holds back messages below it; the messages
+// it sends are in the JSON-RPC logger.
+func TestInspectorLogLevel(t *testing.T) {
+	srv := stdioServer("ours")
+	srv.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	p, _ := newTestPool(t, srv)
+	waitState(t, p, "ours", events.StateConnected, 15*time.Second)
+	svc := NewService(p, nil)
+	if err := svc.SetLogLevel("ours", "loud"); err == nil || !strings.Contains(err.Error(), "debug, info") {
+		t.Fatalf("bad level: %v", err)
+	}
+	if err := svc.SetLogLevel("ours", "warning"); err != nil {
+		t.Fatal(err)
+	}
+	for _, level := range []string{"info", "error"} {
+		if _, err := p.CallTool(context.Background(), "ours", "log", map[string]any{"message": "at " + level, "level": level}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var sawSet, sawError, sawInfo bool
+	for _, e := range p.Log().Entries() {
+		sawSet = sawSet || (e.Method == "logging/setLevel" && e.Direction == events.Outgoing)
+		if e.Method == "notifications/message" {
+			sawError = sawError || strings.Contains(e.Payload, "at error")
+			sawInfo = sawInfo || strings.Contains(e.Payload, "at info")
+		}
+	}
+	if !sawSet || !sawError || sawInfo {
+		t.Fatalf("setLevel sent %v, error message logged %v, info message (below the level) logged %v", sawSet, sawError, sawInfo)
+	}
+}

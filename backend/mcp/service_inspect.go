@@ -86,6 +86,12 @@ func (s *MCPPool) AnswerElicitation(id, action string, content map[string]any) e
 	return s.desk.Answer(id, action, content)
 }
 
+// SetLogLevel sets the lowest level of log message a server sends:
+// debug, info, notice, warning, error, critical, alert or emergency.
+func (s *MCPPool) SetLogLevel(server, level string) error {
+	return s.pool.SetLogLevel(s.pool.context(), server, mcp.LoggingLevel(level))
+}
+
 // errNoSavedRequests is returned when the service was built without a store.
 var errNoSavedRequests = fmt.Errorf("saved requests are not available here")
 

@@ -7,6 +7,7 @@ import type {
   ElicitationAction,
   GetPromptResult,
   KeychainStatus,
+  LogLevel,
   Prompt,
   ReadResourceResult,
   SavedRequest,
@@ -47,6 +48,7 @@ export interface MCPPoolBackend {
   ReadResource(server: string, uri: string): Promise<ReadResourceResult>;
   ListPrompts(server: string): Promise<Prompt[]>;
   GetPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult>;
+  SetLogLevel(server: string, level: LogLevel): Promise<void>;
   ListSavedRequests(server: string): Promise<SavedRequest[]>;
   SaveRequest(r: SavedRequest): Promise<SavedRequest>;
   DeleteSavedRequest(id: number): Promise<void>;

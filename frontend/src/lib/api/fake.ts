@@ -486,6 +486,10 @@ export class FakeBackend implements Backend {
       this.#known(server);
       return structuredClone(this.prompts[server] ?? []);
     },
+    SetLogLevel: async (server, level) => {
+      this.#record('SetLogLevel', [server, level]);
+      this.#known(server);
+    },
     ListSavedRequests: async (server) => {
       this.#record('ListSavedRequests', [server]);
       return structuredClone(this.saved.filter((r) => r.server === server).sort((a, b) => a.name.localeCompare(b.name)));

@@ -6,6 +6,7 @@ import { call } from './call';
 import type {
   ElicitationAction,
   GetPromptResult,
+  LogLevel,
   Prompt,
   ReadResourceResult,
   ResourcePage,
@@ -59,6 +60,10 @@ export const answerElicitation = (
   action: ElicitationAction,
   content: Record<string, unknown> | null = null,
 ): Promise<void> => call(() => backend().mcp.AnswerElicitation(id, action, content));
+
+/** setLogLevel sets the lowest level of log message a server sends (shown in the logger). */
+export const setLogLevel = (server: string, level: LogLevel): Promise<void> =>
+  call(() => backend().mcp.SetLogLevel(server, level));
 
 /** listSavedRequests returns a server's saved tool requests, by name. */
 export const listSavedRequests = (server: string): Promise<SavedRequest[]> =>

@@ -313,6 +313,10 @@ export interface ElicitationDone {
   action: ElicitationAction;
 }
 
+/** LogLevel is an MCP log severity, lowest first. */
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
 /** SavedRequest is a tool call kept for later (store.SavedRequest). id 0 = not stored yet. */
 export interface SavedRequest {
   id: number;

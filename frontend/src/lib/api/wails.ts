@@ -48,6 +48,7 @@ const mcpPool: MCPPoolBackend = {
   ListResourceTemplates: (server, cursor) => mcpJSON<TemplatePage>(MCPPool.ListResourceTemplates(server, cursor)),
   ReadResource: (server, uri) => mcpJSON<ReadResourceResult>(MCPPool.ReadResource(server, uri)),
   ListPrompts: (server) => mcpJSON<Prompt[]>(MCPPool.ListPrompts(server)),
+  SetLogLevel: (server, level) => MCPPool.SetLogLevel(server, level),
   ListSavedRequests: (server) => MCPPool.ListSavedRequests(server) as Promise<SavedRequest[]>,
   SaveRequest: (r) => MCPPool.SaveRequest(r as never) as Promise<SavedRequest>,
   DeleteSavedRequest: (id) => MCPPool.DeleteSavedRequest(id),

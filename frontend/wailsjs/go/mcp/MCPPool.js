@@ -101,3 +101,7 @@ export function SaveServer(arg1, arg2) {
 export function SetEnabled(arg1, arg2) {
   return window['go']['mcp']['MCPPool']['SetEnabled'](arg1, arg2);
 }
+
+export function SetLogLevel(arg1, arg2) {
+  return window['go']['mcp']['MCPPool']['SetLogLevel'](arg1, arg2);
+}

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { RPCEntry } from '../../api';
-import { FakeBackend, rpcEntry } from '../../api/fake';
+import { FakeBackend, rpcEntry, spec } from '../../api/fake';
 import { renderApp } from '../../../test/app';
 
 const entries: RPCEntry[] = [
@@ -165,5 +165,19 @@ describe('JSON-RPC logger', () => {
     await fireEvent.pointerUp(handle, { clientY: 400, pointerId: 1 });
     expect(parseInt(panel.style.height, 10)).toBe(before + 100);
     expect(fake.uiStore.get('loggerHeight')).toBe(String(before + 100));
+  });
+});
+
+describe('Logger log level', () => {
+  it('sets the log level of the filtered server', async () => {
+    const { fake, user } = renderApp({ servers: [spec({ id: 'alpha', command: 'a' })] });
+    fake.log({ server: 'alpha', time: 1, direction: 'in', kind: 'notification', method: 'notifications/message', payload: '{}' });
+    const s = screen;
+    if (!s.queryByTestId('rpc-filter-server')) await user.click(s.getByTestId('logger-toggle'));
+    expect(s.queryByTestId('rpc-log-level')).toBeNull();
+    await user.selectOptions(await s.findByTestId('rpc-filter-server'), 'alpha');
+    await user.selectOptions(s.getByTestId('rpc-log-level'), 'warning');
+    expect(fake.callsOf('SetLogLevel')).toEqual([['alpha', 'warning']]);
+    expect(await s.findByTestId('toast')).toHaveTextContent('alpha now sends log messages from warning up');
   });
 });
