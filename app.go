@@ -160,6 +160,14 @@ func (p picker) OpenFile(title string) (string, error) {
 	})
 }
 
+func (p picker) OpenFolder(title string) (string, error) {
+	ctx := p.a.ctx.Load()
+	if ctx == nil {
+		return "", fmt.Errorf("the window is not ready")
+	}
+	return runtime.OpenDirectoryDialog(*ctx, runtime.OpenDialogOptions{Title: title, CanCreateDirectories: true})
+}
+
 // openLog writes the app's log to <data>/logs/mcpdesk.log and stderr.
 func openLog(dir string) (*slog.Logger, io.Closer) {
 	opts := &slog.HandlerOptions{Level: slog.LevelInfo}

@@ -26,6 +26,8 @@ type ServerSpec struct {
 	TimeoutMs       int          `json:"timeoutMs"`
 	MaxConcurrency  int          `json:"maxConcurrency"`
 	ProtocolVersion string       `json:"protocolVersion"`
+	// Roots are the folders the server may work in (absolute paths).
+	Roots []string `json:"roots"`
 }
 
 // SecretPair is one env variable or header. See ServerSpec.

@@ -70,7 +70,7 @@ func newConn(p *Pool, cfg mcpconfig.Server) *conn {
 func (c *conn) start(parent context.Context) {
 	ctx, cancel := context.WithCancel(parent)
 	c.cancel = cancel
-	if !isEnabled(c.cfg) {
+	if !isEnabled(c.config()) {
 		c.update(func(s *events.ServerStatusPayload) { s.State = events.StateDisabled })
 		close(c.done)
 		return
@@ -103,7 +103,7 @@ func (c *conn) run(ctx context.Context) {
 			})
 		}
 		hctx, cancel := context.WithTimeout(ctx, handshakeTimeout)
-		sess, err := c.pool.dialer.dial(hctx, c.cfg)
+		sess, err := c.pool.dialer.dial(hctx, c.config())
 		cancel()
 		if ctx.Err() != nil {
 			if sess != nil {

@@ -94,6 +94,12 @@ func New(opts Options) *Pool {
 		clientInfo: opts.ClientInfo,
 		logger:     opts.Logger,
 		elicitor:   opts.Elicitor,
+		roots: func(id string) []string {
+			if c := p.conn(id); c != nil {
+				return c.roots()
+			}
+			return nil
+		},
 		onNotification: func(id string, n mcp.JSONRPCNotification) {
 			if c := p.conn(id); c != nil {
 				c.handleNotification(n)
@@ -165,11 +171,21 @@ func (p *Pool) apply(cfg *mcpconfig.Config) {
 	p.cfg, p.cfgErr = cfg, nil
 	var stale []*conn
 	var fresh []*conn
+	type rootsUpdate struct {
+		c     *conn
+		roots []string
+	}
+	var rooted []rootsUpdate
 	want := map[string]bool{}
 	for _, s := range cfg.Servers {
 		want[s.ID] = true
 		if old, ok := p.conns[s.ID]; ok {
-			if reflect.DeepEqual(old.cfg, s) {
+			cur := old.config()
+			if reflect.DeepEqual(cur, s) {
+				continue
+			}
+			if sameButRoots(cur, s) {
+				rooted = append(rooted, rootsUpdate{old, s.Roots})
 				continue
 			}
 			stale = append(stale, old)
@@ -187,6 +203,9 @@ func (p *Pool) apply(cfg *mcpconfig.Config) {
 	ids := p.idsLocked()
 	p.mu.Unlock()
 
+	for _, r := range rooted {
+		r.c.setRoots(r.roots)
+	}
 	// Stop replaced connections before their successors spawn.
 	stopAll(stale)
 	for _, c := range fresh {
@@ -252,7 +271,7 @@ func (p *Pool) Restart(id string) error {
 	if c == nil {
 		return unknownServer(id)
 	}
-	if !isEnabled(c.cfg) {
+	if !isEnabled(c.config()) {
 		return fmt.Errorf("server %q is disabled; enable it first", id)
 	}
 	c.requestRestart()

@@ -16,6 +16,8 @@ import (
 type FilePicker interface {
 	// OpenFile returns the chosen path, or "" when the user cancelled.
 	OpenFile(title string) (string, error)
+	// OpenFolder returns the chosen folder, or "" when the user cancelled.
+	OpenFolder(title string) (string, error)
 }
 
 // MCPPool is the service bound to the frontend: every exported method is
@@ -106,6 +108,15 @@ func (s *MCPPool) ChooseImportFile() (string, error) {
 		return "", fmt.Errorf("no file dialog available")
 	}
 	return s.picker.OpenFile("Import MCP servers")
+}
+
+// ChooseFolder asks the user for a folder (a server's root); "" when they
+// cancelled.
+func (s *MCPPool) ChooseFolder() (string, error) {
+	if s.picker == nil {
+		return "", fmt.Errorf("no file dialog available")
+	}
+	return s.picker.OpenFolder("Choose a folder the server may use")
 }
 
 // PreviewImport reads a Claude Desktop, Cursor, VS Code, Windsurf, Cline or
@@ -227,6 +238,7 @@ func specFromConfig(c mcpconfig.Server) ServerSpec {
 		TimeoutMs:       c.TimeoutMs,
 		MaxConcurrency:  c.MaxConcurrency,
 		ProtocolVersion: c.ProtocolVersion,
+		Roots:           nonNil(c.Roots),
 	}
 }
 
@@ -273,6 +285,10 @@ func configFromSpec(spec ServerSpec, prev mcpconfig.Server) (mcpconfig.Server, e
 		srv.Enabled = &f
 	}
 	srv.TimeoutMs, srv.MaxConcurrency, srv.ProtocolVersion = spec.TimeoutMs, spec.MaxConcurrency, spec.ProtocolVersion
+	srv.Roots = nil
+	if len(spec.Roots) > 0 {
+		srv.Roots = slices.Clone(spec.Roots)
+	}
 	return srv, nil
 }
 

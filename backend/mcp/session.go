@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,6 +63,8 @@ type dialer struct {
 	logger     *slog.Logger
 	// elicitor answers servers' questions; nil declares no elicitation.
 	elicitor Elicitor
+	// roots returns a server's current roots; nil uses the dialled config's.
+	roots func(serverID string) []string
 	// onNotification receives every server notification of a session.
 	onNotification func(serverID string, n mcp.JSONRPCNotification)
 }
@@ -125,6 +128,12 @@ func (d *dialer) dial(ctx context.Context, srv mcpconfig.Server) (*Session, erro
 	if d.elicitor != nil {
 		opts = append(opts, client.WithElicitationHandler(elicitHandler{server: srv.ID, e: d.elicitor}))
 	}
+	roots := d.roots
+	if roots == nil {
+		fixed := slices.Clone(srv.Roots)
+		roots = func(string) []string { return fixed }
+	}
+	opts = append(opts, client.WithRootsHandler(rootsHandler{roots: func() []string { return roots(srv.ID) }, env: d.env}))
 	c := client.NewClient(wrapped, opts...)
 	s.Client = c
 	fail := func(err error) (*Session, error) {

@@ -50,6 +50,7 @@ func (s Server) clone() Server {
 	c.Headers = maps.Clone(s.Headers)
 	c.AllowTools = slices.Clone(s.AllowTools)
 	c.DenyTools = slices.Clone(s.DenyTools)
+	c.Roots = slices.Clone(s.Roots)
 	if s.Enabled != nil {
 		e := *s.Enabled
 		c.Enabled = &e

@@ -298,6 +298,8 @@ func (d *decoder) field(srv *Server, f member) bool {
 		srv.DenyTools = d.strs(id, f)
 	case "protocolVersion":
 		srv.ProtocolVersion = d.str(id, f)
+	case "roots":
+		srv.Roots = d.strs(id, f)
 	default:
 		return false
 	}

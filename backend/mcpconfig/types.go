@@ -43,6 +43,9 @@ type Server struct {
 	AllowTools      []string `json:"allowTools,omitempty"`
 	DenyTools       []string `json:"denyTools,omitempty"`
 	ProtocolVersion string   `json:"protocolVersion,omitempty"`
+	// Roots are the folders the server may work in (SPEC A12), absolute
+	// paths, offered to it on roots/list.
+	Roots []string `json:"roots,omitempty"`
 
 	// Extra keeps fields this version does not know, so that writing a file
 	// back never loses what another tool put there.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -23,7 +24,7 @@ const maxTimeoutMs = math.MaxInt32
 // serverFields are the JSON names of Server's own fields.
 var serverFields = []string{
 	"type", "command", "args", "env", "cwd", "url", "headers", "enabled",
-	"timeoutMs", "maxConcurrency", "allowTools", "denyTools", "protocolVersion",
+	"timeoutMs", "maxConcurrency", "allowTools", "denyTools", "protocolVersion", "roots",
 }
 
 // Validate checks a configuration built in code (or decoded elsewhere) by
@@ -151,6 +152,11 @@ func validateServer(p *problems, s Server, at func(field string) int, bad func(f
 	}{{"allowTools", s.AllowTools}, {"denyTools", s.DenyTools}} {
 		if i := slices.Index(f.tools, ""); i >= 0 {
 			p.add(at(f.name), id, f.name, "item %d is empty; list tool names", i+1)
+		}
+	}
+	for i, r := range s.Roots {
+		if !filepath.IsAbs(r) && !strings.HasPrefix(r, "${") && !strings.HasPrefix(r, "~") {
+			p.add(at("roots"), id, "roots", "item %d must be an absolute folder path, not %q", i+1, r)
 		}
 	}
 	if s.ProtocolVersion != "" && !protocolPattern.MatchString(s.ProtocolVersion) {

@@ -611,6 +611,7 @@ export namespace mcp {
 	    timeoutMs: number;
 	    maxConcurrency: number;
 	    protocolVersion: string;
+	    roots: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ServerSpec(source);
@@ -630,6 +631,7 @@ export namespace mcp {
 	        this.timeoutMs = source["timeoutMs"];
 	        this.maxConcurrency = source["maxConcurrency"];
 	        this.protocolVersion = source["protocolVersion"];
+	        this.roots = source["roots"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

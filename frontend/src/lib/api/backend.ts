@@ -33,6 +33,7 @@ export interface MCPPoolBackend {
   SetEnabled(id: string, enabled: boolean): Promise<void>;
   Restart(id: string): Promise<void>;
   ChooseImportFile(): Promise<string>;
+  ChooseFolder(): Promise<string>;
   PreviewImport(path: string): Promise<ImportPreview>;
   Import(path: string, ids: string[]): Promise<ImportResult>;
   PreviewImportData(name: string, content: string): Promise<ImportPreview>;

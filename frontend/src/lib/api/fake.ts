@@ -142,6 +142,8 @@ export class FakeBackend implements Backend {
   templates: Record<string, ResourceTemplate[]>;
   prompts: Record<string, Prompt[]>;
   pageSize: number;
+  /** What ChooseFolder returns ("" = the user cancelled). */
+  folder = '';
   /** Saved tool requests of every server. */
   saved: SavedRequest[];
   #savedSeq = 0;
@@ -381,6 +383,10 @@ export class FakeBackend implements Backend {
     ChooseImportFile: async () => {
       this.#record('ChooseImportFile', []);
       return this.importFile;
+    },
+    ChooseFolder: async () => {
+      this.#record('ChooseFolder', []);
+      return this.folder;
     },
     PreviewImportData: async (name, content) => {
       this.#record('PreviewImportData', [name, content]);

@@ -27,6 +27,7 @@ export function normalizeSpec(s: Partial<ServerSpec> & { id: string }): ServerSp
     timeoutMs: s.timeoutMs ?? 0,
     maxConcurrency: s.maxConcurrency ?? 0,
     protocolVersion: s.protocolVersion ?? '',
+    roots: s.roots ?? [],
   };
 }
 
@@ -64,6 +65,9 @@ export async function saveServer(originalId: string, spec: ServerSpec): Promise<
 export const removeServer = (id: string) => call(() => backend().mcp.RemoveServer(id));
 export const setEnabled = (id: string, enabled: boolean) => call(() => backend().mcp.SetEnabled(id, enabled));
 export const restartServer = (id: string) => call(() => backend().mcp.Restart(id));
+
+/** chooseFolder opens the native folder dialog; "" means cancelled. */
+export const chooseFolder = () => call(() => backend().mcp.ChooseFolder());
 
 /** chooseImportFile opens the native file dialog; "" means cancelled. */
 export const chooseImportFile = () => call(() => backend().mcp.ChooseImportFile());

@@ -36,6 +36,8 @@ export interface ServerSpec {
   maxConcurrency: number;
   /** "" means automatic negotiation. */
   protocolVersion: string;
+  /** Folders the server may work in (absolute paths), offered on roots/list. */
+  roots?: string[];
 }
 
 /** The state of one server as the UI shows it (events.ServerStatusPayload). */

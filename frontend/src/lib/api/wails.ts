@@ -34,6 +34,7 @@ const mcpPool: MCPPoolBackend = {
   SetEnabled: (id, enabled) => MCPPool.SetEnabled(id, enabled),
   Restart: (id) => MCPPool.Restart(id),
   ChooseImportFile: () => MCPPool.ChooseImportFile(),
+  ChooseFolder: () => MCPPool.ChooseFolder(),
   PreviewImport: (path) => MCPPool.PreviewImport(path) as Promise<ImportPreview>,
   Import: (path, ids) => MCPPool.Import(path, ids) as Promise<ImportResult>,
   PreviewImportData: (name, content) => MCPPool.PreviewImportData(name, content) as Promise<ImportPreview>,

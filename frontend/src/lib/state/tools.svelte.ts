@@ -1,10 +1,14 @@
 import {
   callTool,
   cancelCall,
+  deleteSavedRequest,
+  listSavedRequests,
   listTools,
   newCallId,
   on,
+  saveRequest,
   type Progress,
+  type SavedRequest,
   type ServerState,
   type Tool,
   type ToolCallOutcome,
@@ -45,6 +49,14 @@ export interface ToolRun {
   elapsedMs?: number;
 }
 
+/** The saved requests of one server as last fetched. */
+export interface SavedList {
+  items: SavedRequest[];
+  loading: boolean;
+  /** Why the last fetch failed ("" when it did not). */
+  error: string;
+}
+
 /** The number of runs kept per tool. */
 export const HISTORY_LIMIT = 20;
 
@@ -73,6 +85,8 @@ export class ToolsStore {
   #states = new Map<string, ServerState>();
   #fetches = new Map<string, number>();
   #nextRun = 1;
+  #saved = $state<Record<string, SavedList>>({});
+  #savedFetches = new Map<string, number>();
 
   /** start follows list changes, reconnects and progress; returns the cleanup. */
   start(): () => void {
@@ -212,5 +226,40 @@ export class ToolsStore {
     if (run.status !== 'running') return;
     run.stopping = true;
     await cancelCall(run.callId);
+  }
+
+  /** saved returns the saved requests of server, if fetched. */
+  saved(server: string): SavedList | undefined {
+    return this.#saved[server];
+  }
+
+  /** loadSaved (re)fetches the saved requests of server; a later fetch wins. */
+  async loadSaved(server: string): Promise<void> {
+    if (!server) return;
+    const seq = (this.#savedFetches.get(server) ?? 0) + 1;
+    this.#savedFetches.set(server, seq);
+    const prev = this.#saved[server];
+    this.#saved[server] = { items: prev?.items ?? [], loading: true, error: '' };
+    try {
+      const items = await listSavedRequests(server);
+      if (this.#savedFetches.get(server) !== seq) return;
+      this.#saved[server] = { items: items ?? [], loading: false, error: '' };
+    } catch (e) {
+      if (this.#savedFetches.get(server) !== seq) return;
+      this.#saved[server] = { items: prev?.items ?? [], loading: false, error: (e as Error).message };
+    }
+  }
+
+  /** save adds (id 0) or updates a saved request, then refetches the server's list. Go's error is thrown as is. */
+  async save(r: SavedRequest): Promise<SavedRequest> {
+    const stored = await saveRequest($state.snapshot(r) as SavedRequest);
+    await this.loadSaved(r.server);
+    return stored;
+  }
+
+  /** deleteSaved deletes a saved request, then refetches the server's list. */
+  async deleteSaved(r: SavedRequest): Promise<void> {
+    await deleteSavedRequest(r.id);
+    await this.loadSaved(r.server);
   }
 }

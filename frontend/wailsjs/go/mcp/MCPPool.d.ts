@@ -10,6 +10,8 @@ export function CallTool(arg1:mcp.ToolCallRequest):Promise<mcp.ToolCallOutcome>;
 
 export function CancelCall(arg1:string):Promise<void>;
 
+export function ChooseFolder():Promise<string>;
+
 export function ChooseImportFile():Promise<string>;
 
 export function ClearRPCLog():Promise<void>;

@@ -14,6 +14,10 @@ export function CancelCall(arg1) {
   return window['go']['mcp']['MCPPool']['CancelCall'](arg1);
 }
 
+export function ChooseFolder() {
+  return window['go']['mcp']['MCPPool']['ChooseFolder']();
+}
+
 export function ChooseImportFile() {
   return window['go']['mcp']['MCPPool']['ChooseImportFile']();
 }

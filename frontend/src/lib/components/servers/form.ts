@@ -51,6 +51,7 @@ export interface FormModel {
   concurrency: string;
   protocol: string;
   enabled: boolean;
+  roots: ArgRow[];
 }
 
 export function modelFrom(spec: ServerSpec | null): FormModel {
@@ -67,7 +68,15 @@ export function modelFrom(spec: ServerSpec | null): FormModel {
     concurrency: spec?.maxConcurrency ? String(spec.maxConcurrency) : '',
     protocol: spec?.protocolVersion ?? '',
     enabled: spec?.enabled ?? true,
+    roots: argRows(spec?.roots ?? []),
   };
+}
+
+// rootsOf sends the roots only when there are some, so specs without roots
+// stay as they were (an absent list clears them in Go, as an empty one does).
+function rootsOf(m: FormModel): { roots?: string[] } {
+  const roots = m.roots.map((r) => r.value.trim()).filter((v) => v !== '');
+  return roots.length > 0 ? { roots } : {};
 }
 
 /** specFrom builds the spec to save; fields of the other transport are left empty. */
@@ -86,5 +95,6 @@ export function specFrom(m: FormModel): ServerSpec {
     timeoutMs: m.timeout.trim() ? Number(m.timeout) : 0,
     maxConcurrency: m.concurrency.trim() ? Number(m.concurrency) : 0,
     protocolVersion: m.protocol,
+    ...rootsOf(m),
   };
 }

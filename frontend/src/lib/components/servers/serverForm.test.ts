@@ -288,4 +288,19 @@ describe('Server form', () => {
     expect(await screen.findByTestId('server-new')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByTestId('server-old')).not.toBeInTheDocument());
   });
+
+  it('edits roots: stored ones are listed, a chosen folder is added, and they are saved', async () => {
+    const { fake, user } = renderApp({ servers: [spec({ id: 'fs', command: 'npx', roots: ['/home/dev/src'] })] });
+    fake.folder = '/home/dev/notes';
+    await screen.findByTestId('server-fs');
+    await user.click(serverRow('fs').getByTestId('server-edit'));
+    await user.click(screen.getByTestId('server-advanced'));
+    const rows = within(screen.getByTestId('server-roots')).getAllByTestId('server-root');
+    expect(rows.map((r) => (r as HTMLInputElement).value)).toEqual(['/home/dev/src']);
+    await user.click(screen.getByTestId('server-root-choose'));
+    await user.click(screen.getByTestId('server-root-choose')); // the same folder is not added twice
+    await user.click(screen.getByTestId('save-server'));
+    await waitFor(() => expect(fake.callsOf('SaveServer')).toHaveLength(1));
+    expect((fake.callsOf('SaveServer')[0][1] as ServerSpec).roots).toEqual(['/home/dev/src', '/home/dev/notes']);
+  });
 });
