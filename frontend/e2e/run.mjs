@@ -362,6 +362,35 @@ test('drag-and-drop import: dropping a Claude Desktop config previews its server
   } finally { await app.stop(); }
 });
 
+test('saved requests: save a tool request, reload the app, load it back from SQLite', async () => {
+  const app = await startApp('saved', { mcpServers: { demo: { command: testServer } } });
+  try {
+    const { page } = await openPage(app);
+    await page.getByTestId('nav-servers').click();
+    await page.getByTestId('server-demo').getByTestId('server-state').filter({ hasText: /connected/i }).waitFor({ timeout: 20000 });
+    await page.getByTestId('nav-tools').click();
+    await page.getByTestId('tool-item-echo').click();
+    const message = () => page.getByTestId('schema-field-message').locator('input, textarea').first();
+    await message().fill('kept for later');
+    await page.getByTestId('tool-save').click();
+    await page.getByTestId('save-request-name').fill('greeting');
+    await page.getByTestId('save-request-description').fill('the usual hello');
+    await page.getByTestId('save-request-confirm').click();
+    await page.getByTestId('saved-request-item').filter({ hasText: 'greeting' }).waitFor({ timeout: 10000 });
+
+    await page.reload();
+    await page.getByTestId('nav-tools').click();
+    await page.getByTestId('tool-item-echo').click();
+    await message().fill('');
+    await page.getByTestId('tool-tab-saved').click();
+    const item = page.getByTestId('saved-request-item').filter({ hasText: 'greeting' });
+    await item.waitFor({ timeout: 10000 });
+    await item.getByTestId('saved-request-load').click();
+    const v = await message().inputValue();
+    expect(v === 'kept for later', `loaded arguments: ${v}`);
+  } finally { await app.stop(); }
+});
+
 let passed = 0, failed = 0;
 for (const t of tests) {
   const start = Date.now();
