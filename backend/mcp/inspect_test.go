@@ -226,13 +226,20 @@ func TestInspectorLogLevel(t *testing.T) {
 		}
 	}
 	var sawSet, sawError, sawInfo bool
-	for _, e := range p.Log().Entries() {
-		sawSet = sawSet || (e.Method == "logging/setLevel" && e.Direction == events.Outgoing)
-		if e.Method == "notifications/message" {
-			sawError = sawError || strings.Contains(e.Payload, "at error")
-			sawInfo = sawInfo || strings.Contains(e.Payload, "at info")
+	scan := func() bool {
+		sawSet, sawError, sawInfo = false, false, false
+		for _, e := range p.Log().Entries() {
+			sawSet = sawSet || (e.Method == "logging/setLevel" && e.Direction == events.Outgoing)
+			if e.Method == "notifications/message" {
+				sawError = sawError || strings.Contains(e.Payload, "at error")
+				sawInfo = sawInfo || strings.Contains(e.Payload, "at info")
+			}
 		}
+		return sawError
 	}
+	// Notifications are handled off the reader; give the error one a moment.
+	waitFor(t, 5*time.Second, "the error-level log message", scan)
+	scan()
 	if !sawSet || !sawError || sawInfo {
 		t.Fatalf("setLevel sent %v, error message logged %v, info message (below the level) logged %v", sawSet, sawError, sawInfo)
 	}
