@@ -99,3 +99,44 @@ func (p *Pool) SetLogLevel(ctx context.Context, id string, level mcp.LoggingLeve
 		return s.Client.SetLevel(ctx, mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: level}})
 	})
 }
+
+// CompletionRef names what an argument belongs to: a prompt (Kind
+// "prompt", Name its name) or a resource template (Kind "resource", Name
+// its URI template).
+type CompletionRef struct {
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+}
+
+// Complete asks a server for values of one argument (SPEC A13), given what
+// is typed so far and the arguments already filled in. A server without the
+// completions capability has no suggestions.
+func (p *Pool) Complete(ctx context.Context, id string, ref CompletionRef, arg, value string, filled map[string]string) (mcp.Completion, error) {
+	var out mcp.Completion
+	var r any
+	switch ref.Kind {
+	case "prompt":
+		r = mcp.PromptReference{Type: "ref/prompt", Name: ref.Name}
+	case "resource":
+		r = mcp.ResourceReference{Type: "ref/resource", URI: ref.Name}
+	default:
+		return out, fmt.Errorf("completion reference must be a prompt or a resource, not %q", ref.Kind)
+	}
+	err := p.Do(ctx, id, func(ctx context.Context, s *Session) error {
+		if s.Capabilities.Completions == nil {
+			return nil
+		}
+		res, err := s.Client.Complete(ctx, mcp.CompleteRequest{Params: mcp.CompleteParams{
+			Ref: r, Argument: mcp.CompleteArgument{Name: arg, Value: value}, Context: mcp.CompleteContext{Arguments: filled},
+		}})
+		if err != nil {
+			return err
+		}
+		out = res.Completion
+		return nil
+	})
+	if out.Values == nil {
+		out.Values = []string{}
+	}
+	return out, err
+}

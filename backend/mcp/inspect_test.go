@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -202,6 +203,19 @@ func TestEverythingInspector(t *testing.T) {
 	res, err := svc.GetPrompt("everything", "args-prompt", map[string]string{"city": "Paris", "state": "Texas"})
 	if err != nil || len(res.Messages) == 0 {
 		t.Fatalf("args-prompt: %+v %v", res, err)
+	}
+	// Completions: the first argument narrows the second.
+	ref := CompletionRef{Kind: "prompt", Name: "completable-prompt"}
+	c, err := svc.Complete("everything", ref, "department", "S", nil)
+	if err != nil || !slices.Equal(c.Values, []string{"Sales", "Support"}) {
+		t.Fatalf("department completions: %+v %v", c, err)
+	}
+	c, err = svc.Complete("everything", ref, "name", "", map[string]string{"department": "Engineering"})
+	if err != nil || !slices.Equal(c.Values, []string{"Alice", "Bob", "Charlie"}) {
+		t.Fatalf("name completions: %+v %v", c, err)
+	}
+	if _, err := svc.Complete("everything", CompletionRef{Kind: "tool"}, "x", "", nil); err == nil {
+		t.Fatal("a bad reference was accepted")
 	}
 }
 

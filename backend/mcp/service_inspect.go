@@ -86,6 +86,12 @@ func (s *MCPPool) AnswerElicitation(id, action string, content map[string]any) e
 	return s.desk.Answer(id, action, content)
 }
 
+// Complete suggests values for one argument of a prompt or resource
+// template as the user types.
+func (s *MCPPool) Complete(server string, ref CompletionRef, arg, value string, filled map[string]string) (mcp.Completion, error) {
+	return s.pool.Complete(s.pool.context(), server, ref, arg, value, filled)
+}
+
 // SetLogLevel sets the lowest level of log message a server sends:
 // debug, info, notice, warning, error, critical, alert or emergency.
 func (s *MCPPool) SetLogLevel(server, level string) error {

@@ -391,6 +391,31 @@ test('saved requests: save a tool request, reload the app, load it back from SQL
   } finally { await app.stop(); }
 });
 
+test('completions from server-everything: completable-prompt suggests departments, then leads for the chosen one', async () => {
+  const everything = join(root, 'backend/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+  const app = await startApp('complete', { mcpServers: { everything: { command: 'node', args: [everything, 'stdio'] } } });
+  try {
+    const { page } = await openPage(app);
+    await page.getByTestId('nav-servers').click();
+    await page.getByTestId('server-everything').getByTestId('server-state').filter({ hasText: /connected/i }).waitFor({ timeout: 30000 });
+    await page.getByTestId('nav-prompts').click();
+    await page.getByTestId('prompt-item-completable-prompt').click();
+    const options = (arg) => page.getByTestId(`prompt-complete-${arg}`).locator('option').evaluateAll((os) => os.map((o) => o.value));
+    await page.getByTestId('prompt-arg-department').fill('S');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="prompt-complete-department"] option').length === 2, null, { timeout: 5000 });
+    const deps = await options('department');
+    expect(JSON.stringify(deps) === '["Sales","Support"]', `departments: ${deps}`);
+    await page.getByTestId('prompt-arg-department').fill('Engineering');
+    await page.getByTestId('prompt-arg-name').focus();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="prompt-complete-name"] option').length === 3, null, { timeout: 5000 });
+    const leads = await options('name');
+    expect(JSON.stringify(leads) === '["Alice","Bob","Charlie"]', `leads: ${leads}`);
+    await page.getByTestId('prompt-arg-name').fill('Alice');
+    await page.getByTestId('prompt-get').click();
+    await page.getByTestId('prompt-messages').filter({ hasText: 'Alice' }).waitFor({ timeout: 10000 });
+  } finally { await app.stop(); }
+});
+
 let passed = 0, failed = 0;
 for (const t of tests) {
   const start = Date.now();

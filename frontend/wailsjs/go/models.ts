@@ -139,6 +139,36 @@ export namespace mcp {
 		    return a;
 		}
 	}
+	export class Completion {
+	    values: string[];
+	    total?: number;
+	    hasMore?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Completion(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.values = source["values"];
+	        this.total = source["total"];
+	        this.hasMore = source["hasMore"];
+	    }
+	}
+	export class CompletionRef {
+	    kind: string;
+	    name: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CompletionRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.name = source["name"];
+	    }
+	}
 	export class PromptMessage {
 	    role: string;
 	    content: any;

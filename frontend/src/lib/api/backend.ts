@@ -4,6 +4,8 @@
 
 import type {
   AppInfo,
+  Completion,
+  CompletionRef,
   ElicitationAction,
   GetPromptResult,
   KeychainStatus,
@@ -50,6 +52,7 @@ export interface MCPPoolBackend {
   ListPrompts(server: string): Promise<Prompt[]>;
   GetPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult>;
   SetLogLevel(server: string, level: LogLevel): Promise<void>;
+  Complete(server: string, ref: CompletionRef, arg: string, value: string, filled: Record<string, string>): Promise<Completion>;
   ListSavedRequests(server: string): Promise<SavedRequest[]>;
   SaveRequest(r: SavedRequest): Promise<SavedRequest>;
   DeleteSavedRequest(id: number): Promise<void>;

@@ -142,6 +142,8 @@ export class FakeBackend implements Backend {
   templates: Record<string, ResourceTemplate[]>;
   prompts: Record<string, Prompt[]>;
   pageSize: number;
+  /** Completion values by "kind:name:arg" (e.g. "prompt:greet:name"); filtered by prefix. */
+  completions: Record<string, string[]> = {};
   /** What ChooseFolder returns ("" = the user cancelled). */
   folder = '';
   /** Saved tool requests of every server. */
@@ -491,6 +493,12 @@ export class FakeBackend implements Backend {
       this.#record('ListPrompts', [server]);
       this.#known(server);
       return structuredClone(this.prompts[server] ?? []);
+    },
+    Complete: async (server, ref, arg, value, filled) => {
+      this.#record('Complete', [server, ref, arg, value, filled]);
+      this.#known(server);
+      const all = this.completions[`${ref.kind}:${ref.name}:${arg}`] ?? [];
+      return { values: all.filter((v) => v.toLowerCase().startsWith(value.toLowerCase())) };
     },
     SetLogLevel: async (server, level) => {
       this.#record('SetLogLevel', [server, level]);

@@ -4,6 +4,8 @@
 import { backend } from './backend';
 import { call } from './call';
 import type {
+  Completion,
+  CompletionRef,
   ElicitationAction,
   GetPromptResult,
   LogLevel,
@@ -60,6 +62,18 @@ export const answerElicitation = (
   action: ElicitationAction,
   content: Record<string, unknown> | null = null,
 ): Promise<void> => call(() => backend().mcp.AnswerElicitation(id, action, content));
+
+/** complete asks the server for values of one argument, given what is typed and what is filled in. */
+export async function complete(
+  server: string,
+  ref: CompletionRef,
+  arg: string,
+  value: string,
+  filled: Record<string, string> = {},
+): Promise<Completion> {
+  const c = await call(() => backend().mcp.Complete(server, ref, arg, value, filled));
+  return { ...c, values: c.values ?? [] };
+}
 
 /** setLogLevel sets the lowest level of log message a server sends (shown in the logger). */
 export const setLogLevel = (server: string, level: LogLevel): Promise<void> =>

@@ -319,6 +319,19 @@ export interface ElicitationDone {
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
+/** CompletionRef names what an argument belongs to: a prompt, or a resource template (name = its URI template). */
+export interface CompletionRef {
+  kind: 'prompt' | 'resource';
+  name: string;
+}
+
+/** Completion is a server's suggestions for one argument (completion/complete). */
+export interface Completion {
+  values: string[];
+  total?: number;
+  hasMore?: boolean;
+}
+
 /** SavedRequest is a tool call kept for later (store.SavedRequest). id 0 = not stored yet. */
 export interface SavedRequest {
   id: number;

@@ -6,6 +6,7 @@ import * as SettingsService from '../../../wailsjs/go/settings/Service';
 import { BrowserOpenURL, EventsOnMultiple } from '../../../wailsjs/runtime/runtime';
 import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
 import type {
+  Completion,
   GetPromptResult,
   Prompt,
   ReadResourceResult,
@@ -49,6 +50,8 @@ const mcpPool: MCPPoolBackend = {
   ListResourceTemplates: (server, cursor) => mcpJSON<TemplatePage>(MCPPool.ListResourceTemplates(server, cursor)),
   ReadResource: (server, uri) => mcpJSON<ReadResourceResult>(MCPPool.ReadResource(server, uri)),
   ListPrompts: (server) => mcpJSON<Prompt[]>(MCPPool.ListPrompts(server)),
+  Complete: (server, ref, arg, value, filled) =>
+    MCPPool.Complete(server, ref as never, arg, value, filled) as Promise<Completion>,
   SetLogLevel: (server, level) => MCPPool.SetLogLevel(server, level),
   ListSavedRequests: (server) => MCPPool.ListSavedRequests(server) as Promise<SavedRequest[]>,
   SaveRequest: (r) => MCPPool.SaveRequest(r as never) as Promise<SavedRequest>,

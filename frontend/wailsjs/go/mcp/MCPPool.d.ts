@@ -16,6 +16,8 @@ export function ChooseImportFile():Promise<string>;
 
 export function ClearRPCLog():Promise<void>;
 
+export function Complete(arg1:string,arg2:mcp.CompletionRef,arg3:string,arg4:string,arg5:Record<string, string>):Promise<mcp.Completion>;
+
 export function ConfigFile():Promise<string>;
 
 export function DeleteSavedRequest(arg1:number):Promise<void>;

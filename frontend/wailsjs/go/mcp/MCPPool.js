@@ -26,6 +26,10 @@ export function ClearRPCLog() {
   return window['go']['mcp']['MCPPool']['ClearRPCLog']();
 }
 
+export function Complete(arg1, arg2, arg3, arg4, arg5) {
+  return window['go']['mcp']['MCPPool']['Complete'](arg1, arg2, arg3, arg4, arg5);
+}
+
 export function ConfigFile() {
   return window['go']['mcp']['MCPPool']['ConfigFile']();
 }
