@@ -258,3 +258,45 @@ func TestInspectorLogLevel(t *testing.T) {
 		t.Fatalf("setLevel sent %v, error message logged %v, info message (below the level) logged %v", sawSet, sawError, sawInfo)
 	}
 }
+
+// TestToolSelection turns a tool off and on: the server is not restarted,
+// the naming table offered to models follows, the config on disk keeps the
+// choice, and the token estimate moves.
+func TestToolSelection(t *testing.T) {
+	p, _ := newTestPool(t, stdioServer("ours"))
+	waitState(t, p, "ours", events.StateConnected, 15*time.Second)
+	pid := childPID(t, p, "ours")
+	svc := NewService(p, nil)
+	before, err := svc.ToolSelection("ours")
+	if err != nil || before.Enabled != before.Total || before.EstimatedTokens == 0 {
+		t.Fatalf("before: %+v %v", before, err)
+	}
+	after, err := svc.SetToolEnabled("ours", "echo", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(after.Disabled, []string{"echo"}) || after.Enabled != before.Total-1 || after.EstimatedTokens >= before.EstimatedTokens {
+		t.Fatalf("after disabling echo: %+v (before %+v)", after, before)
+	}
+	if _, ok := p.ToolTable().Lookup("ours__echo"); ok {
+		t.Fatal("a disabled tool is still offered to models")
+	}
+	if childPID(t, p, "ours") != pid {
+		t.Fatal("disabling a tool restarted the server")
+	}
+	cfg, err := mcpconfig.Load(p.ConfigPath())
+	if err != nil || !slices.Equal(cfg.Servers[0].DenyTools, []string{"echo"}) {
+		t.Fatalf("config on disk: %+v %v", cfg, err)
+	}
+	// The inspector can still call it.
+	if _, err := p.CallTool(context.Background(), "ours", "echo", map[string]any{"message": "still callable"}); err != nil {
+		t.Fatal(err)
+	}
+	back, err := svc.SetToolEnabled("ours", "echo", true)
+	if err != nil || len(back.Disabled) != 0 || back.EstimatedTokens != before.EstimatedTokens {
+		t.Fatalf("re-enabled: %+v %v", back, err)
+	}
+	if _, ok := p.ToolTable().Lookup("ours__echo"); !ok {
+		t.Fatal("a re-enabled tool is not offered")
+	}
+}

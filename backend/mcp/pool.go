@@ -171,11 +171,11 @@ func (p *Pool) apply(cfg *mcpconfig.Config) {
 	p.cfg, p.cfgErr = cfg, nil
 	var stale []*conn
 	var fresh []*conn
-	type rootsUpdate struct {
-		c     *conn
-		roots []string
+	type clientSideUpdate struct {
+		c    *conn
+		next mcpconfig.Server
 	}
-	var rooted []rootsUpdate
+	var inPlace []clientSideUpdate
 	want := map[string]bool{}
 	for _, s := range cfg.Servers {
 		want[s.ID] = true
@@ -184,8 +184,8 @@ func (p *Pool) apply(cfg *mcpconfig.Config) {
 			if reflect.DeepEqual(cur, s) {
 				continue
 			}
-			if sameButRoots(cur, s) {
-				rooted = append(rooted, rootsUpdate{old, s.Roots})
+			if sameButClientSide(cur, s) {
+				inPlace = append(inPlace, clientSideUpdate{old, s})
 				continue
 			}
 			stale = append(stale, old)
@@ -203,8 +203,8 @@ func (p *Pool) apply(cfg *mcpconfig.Config) {
 	ids := p.idsLocked()
 	p.mu.Unlock()
 
-	for _, r := range rooted {
-		r.c.setRoots(r.roots)
+	for _, u := range inPlace {
+		u.c.setClientSide(u.next)
 	}
 	// Stop replaced connections before their successors spawn.
 	stopAll(stale)
@@ -343,7 +343,9 @@ func (p *Pool) toolsChanged() {
 	for _, c := range conns {
 		c.mu.Lock()
 		for _, t := range c.tools {
-			refs = append(refs, naming.Ref{Server: c.cfg.ID, Tool: t.Name})
+			if c.cfg.ToolEnabled(t.Name) {
+				refs = append(refs, naming.Ref{Server: c.cfg.ID, Tool: t.Name})
+			}
 		}
 		c.mu.Unlock()
 	}
@@ -419,6 +421,19 @@ func (p *Pool) SaveServer(originalID string, srv mcpconfig.Server) error {
 		} else {
 			cfg.Servers[i] = srv
 		}
+		return nil
+	})
+}
+
+// SetToolEnabled turns one tool of a server on or off for models (SPEC A6);
+// the server keeps running.
+func (p *Pool) SetToolEnabled(id, tool string, on bool) error {
+	return p.update(func(cfg *mcpconfig.Config) error {
+		i := slices.IndexFunc(cfg.Servers, func(s mcpconfig.Server) bool { return s.ID == id })
+		if i < 0 {
+			return unknownServer(id)
+		}
+		cfg.Servers[i].SetToolEnabled(tool, on)
 		return nil
 	})
 }

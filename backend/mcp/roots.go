@@ -59,13 +59,19 @@ func (c *conn) roots() []string {
 	return slices.Clone(c.cfg.Roots)
 }
 
-// setRoots installs new roots and tells a connected server.
-func (c *conn) setRoots(roots []string) {
+// setClientSide installs the settings that live on our side only — roots
+// and the allow/deny lists — without reconnecting; a connected server is
+// told when its roots changed.
+func (c *conn) setClientSide(next mcpconfig.Server) {
 	c.mu.Lock()
-	c.cfg.Roots = slices.Clone(roots)
+	rootsChanged := !slices.Equal(c.cfg.Roots, next.Roots)
+	c.cfg.Roots = slices.Clone(next.Roots)
+	c.cfg.AllowTools = slices.Clone(next.AllowTools)
+	c.cfg.DenyTools = slices.Clone(next.DenyTools)
 	sess := c.sess
 	c.mu.Unlock()
-	if sess == nil {
+	c.pool.toolsChanged()
+	if sess == nil || !rootsChanged {
 		return
 	}
 	go func() {
@@ -82,8 +88,11 @@ func (c *conn) config() mcpconfig.Server {
 	return c.cfg
 }
 
-// sameButRoots reports whether a and b differ in their roots at most.
-func sameButRoots(a, b mcpconfig.Server) bool {
+// sameButClientSide reports whether a and b differ at most in settings
+// that need no reconnect: roots and the tool allow/deny lists.
+func sameButClientSide(a, b mcpconfig.Server) bool {
 	a.Roots, b.Roots = nil, nil
+	a.AllowTools, b.AllowTools = nil, nil
+	a.DenyTools, b.DenyTools = nil, nil
 	return reflect.DeepEqual(a, b)
 }

@@ -92,6 +92,21 @@ func (s *MCPPool) Complete(server string, ref CompletionRef, arg, value string, 
 	return s.pool.Complete(s.pool.context(), server, ref, arg, value, filled)
 }
 
+// ToolSelection reports which tools of a server are offered to models and
+// an estimate of the tokens their definitions cost.
+func (s *MCPPool) ToolSelection(server string) (ToolSelection, error) {
+	return s.pool.ToolSelection(server)
+}
+
+// SetToolEnabled turns one tool on or off for models; the server keeps
+// running, and the inspector can still call it.
+func (s *MCPPool) SetToolEnabled(server, tool string, enabled bool) (ToolSelection, error) {
+	if err := s.pool.SetToolEnabled(server, tool, enabled); err != nil {
+		return ToolSelection{}, err
+	}
+	return s.pool.ToolSelection(server)
+}
+
 // SetLogLevel sets the lowest level of log message a server sends:
 // debug, info, notice, warning, error, critical, alert or emergency.
 func (s *MCPPool) SetLogLevel(server, level string) error {

@@ -888,6 +888,26 @@ export namespace mcp {
 	
 	
 	
+	export class ToolSelection {
+	    disabled: string[];
+	    enabled: number;
+	    total: number;
+	    estimatedTokens: number;
+	    warnAbove: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolSelection(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.disabled = source["disabled"];
+	        this.enabled = source["enabled"];
+	        this.total = source["total"];
+	        this.estimatedTokens = source["estimatedTokens"];
+	        this.warnAbove = source["warnAbove"];
+	    }
+	}
 
 }
 

@@ -16,6 +16,7 @@ import type {
   ResourcePage,
   TemplatePage,
   Tool,
+  ToolSelection,
   ToolCallOutcome,
   ToolCallRequest,
   ImportPreview,
@@ -52,6 +53,8 @@ export interface MCPPoolBackend {
   ListPrompts(server: string): Promise<Prompt[]>;
   GetPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult>;
   SetLogLevel(server: string, level: LogLevel): Promise<void>;
+  ToolSelection(server: string): Promise<ToolSelection>;
+  SetToolEnabled(server: string, tool: string, enabled: boolean): Promise<ToolSelection>;
   Complete(server: string, ref: CompletionRef, arg: string, value: string, filled: Record<string, string>): Promise<Completion>;
   ListSavedRequests(server: string): Promise<SavedRequest[]>;
   SaveRequest(r: SavedRequest): Promise<SavedRequest>;

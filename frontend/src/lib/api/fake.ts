@@ -17,6 +17,7 @@ import type {
   ResourceTemplate,
   Tool,
   ToolCallOutcome,
+  ToolSelection,
   ToolCallRequest,
   ImportPreview,
   ImportResult,
@@ -142,6 +143,8 @@ export class FakeBackend implements Backend {
   templates: Record<string, ResourceTemplate[]>;
   prompts: Record<string, Prompt[]>;
   pageSize: number;
+  /** Tools switched off for models, by server. */
+  disabledTools: Record<string, string[]> = {};
   /** Completion values by "kind:name:arg" (e.g. "prompt:greet:name"); filtered by prefix. */
   completions: Record<string, string[]> = {};
   /** What ChooseFolder returns ("" = the user cancelled). */
@@ -500,6 +503,20 @@ export class FakeBackend implements Backend {
       const all = this.completions[`${ref.kind}:${ref.name}:${arg}`] ?? [];
       return { values: all.filter((v) => v.toLowerCase().startsWith(value.toLowerCase())) };
     },
+    ToolSelection: async (server) => {
+      this.#record('ToolSelection', [server]);
+      this.#known(server);
+      return this.#selection(server);
+    },
+    SetToolEnabled: async (server, tool, enabled) => {
+      this.#record('SetToolEnabled', [server, tool, enabled]);
+      this.#known(server);
+      const off = new Set(this.disabledTools[server] ?? []);
+      if (enabled) off.delete(tool);
+      else off.add(tool);
+      this.disabledTools[server] = [...off];
+      return this.#selection(server);
+    },
     SetLogLevel: async (server, level) => {
       this.#record('SetLogLevel', [server, level]);
       this.#known(server);
@@ -533,6 +550,15 @@ export class FakeBackend implements Backend {
       return this.#promptResult(server, name, args);
     },
   };
+
+  // #selection estimates like Go: JSON length of enabled definitions / 4.
+  #selection(server: string): ToolSelection {
+    const tools = this.tools[server] ?? [];
+    const disabled = this.disabledTools[server] ?? [];
+    const on = tools.filter((t) => !disabled.includes(t.name));
+    const chars = on.reduce((n, t) => n + JSON.stringify({ name: t.name, description: t.description, parameters: t.inputSchema }).length, 0);
+    return { disabled: [...disabled], enabled: on.length, total: tools.length, estimatedTokens: Math.ceil(chars / 4), warnAbove: 8000 };
+  }
 
   // #known rejects calls for servers that are not configured, as Go does.
   #known(server: string): void {

@@ -17,6 +17,7 @@ import type {
   Tool,
   ToolCallOutcome,
   ToolCallRequest,
+  ToolSelection,
 } from './types';
 
 /** listTools returns a server's tools ([] when it offers none). */
@@ -74,6 +75,20 @@ export async function complete(
   const c = await call(() => backend().mcp.Complete(server, ref, arg, value, filled));
   return { ...c, values: c.values ?? [] };
 }
+
+/** toolSelection says which tools of a server models are offered, and their token cost. */
+export const toolSelection = (server: string): Promise<ToolSelection> =>
+  call(async () => {
+    const s = await backend().mcp.ToolSelection(server);
+    return { ...s, disabled: s.disabled ?? [] };
+  });
+
+/** setToolEnabled turns a tool on or off for models; the server keeps running. */
+export const setToolEnabled = (server: string, tool: string, enabled: boolean): Promise<ToolSelection> =>
+  call(async () => {
+    const s = await backend().mcp.SetToolEnabled(server, tool, enabled);
+    return { ...s, disabled: s.disabled ?? [] };
+  });
 
 /** setLogLevel sets the lowest level of log message a server sends (shown in the logger). */
 export const setLogLevel = (server: string, level: LogLevel): Promise<void> =>

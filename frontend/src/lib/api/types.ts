@@ -332,6 +332,15 @@ export interface Completion {
   hasMore?: boolean;
 }
 
+/** ToolSelection says which of a server's tools models are offered, and their token cost (SPEC A6). */
+export interface ToolSelection {
+  disabled: string[];
+  enabled: number;
+  total: number;
+  estimatedTokens: number;
+  warnAbove: number;
+}
+
 /** SavedRequest is a tool call kept for later (store.SavedRequest). id 0 = not stored yet. */
 export interface SavedRequest {
   id: number;

@@ -15,6 +15,7 @@ import type {
   TemplatePage,
   Tool,
   ToolCallOutcome,
+  ToolSelection,
   AppInfo,
   KeychainStatus, ImportPreview, ImportResult, Prefs, RPCEntry, ServerView } from './types';
 
@@ -52,6 +53,8 @@ const mcpPool: MCPPoolBackend = {
   ListPrompts: (server) => mcpJSON<Prompt[]>(MCPPool.ListPrompts(server)),
   Complete: (server, ref, arg, value, filled) =>
     MCPPool.Complete(server, ref as never, arg, value, filled) as Promise<Completion>,
+  ToolSelection: (server) => MCPPool.ToolSelection(server) as Promise<ToolSelection>,
+  SetToolEnabled: (server, tool, enabled) => MCPPool.SetToolEnabled(server, tool, enabled) as Promise<ToolSelection>,
   SetLogLevel: (server, level) => MCPPool.SetLogLevel(server, level),
   ListSavedRequests: (server) => MCPPool.ListSavedRequests(server) as Promise<SavedRequest[]>,
   SaveRequest: (r) => MCPPool.SaveRequest(r as never) as Promise<SavedRequest>,

@@ -10,6 +10,7 @@ import { RPCLogStore } from './rpclog.svelte';
 import { ServersStore } from './servers.svelte';
 import { Toasts } from './toasts.svelte';
 import { ToolsStore } from './tools.svelte';
+import { ToolSelections } from './toolSelection.svelte';
 
 /** Stores are the app's shared state, created once by App and passed by context. */
 export interface Stores {
@@ -24,6 +25,8 @@ export interface Stores {
   inspectorServer: InspectorServer;
   resources: ResourcesStore;
   prompts: PromptsStore;
+  /** Which tools models are offered, per server, and their token cost. */
+  toolSelections: ToolSelections;
   /** Servers' questions waiting for the user (elicitation). */
   elicitations: Elicitations;
 }
@@ -44,6 +47,7 @@ export function createStores(): Stores {
     resources: new ResourcesStore(),
     prompts: new PromptsStore(),
     elicitations: new Elicitations(),
+    toolSelections: new ToolSelections(),
   };
 }
 

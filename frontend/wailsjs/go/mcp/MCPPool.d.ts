@@ -59,3 +59,7 @@ export function SaveServer(arg1:string,arg2:mcp.ServerSpec):Promise<mcp.ServerVi
 export function SetEnabled(arg1:string,arg2:boolean):Promise<void>;
 
 export function SetLogLevel(arg1:string,arg2:string):Promise<void>;
+
+export function SetToolEnabled(arg1:string,arg2:string,arg3:boolean):Promise<mcp.ToolSelection>;
+
+export function ToolSelection(arg1:string):Promise<mcp.ToolSelection>;

@@ -113,3 +113,11 @@ export function SetEnabled(arg1, arg2) {
 export function SetLogLevel(arg1, arg2) {
   return window['go']['mcp']['MCPPool']['SetLogLevel'](arg1, arg2);
 }
+
+export function SetToolEnabled(arg1, arg2, arg3) {
+  return window['go']['mcp']['MCPPool']['SetToolEnabled'](arg1, arg2, arg3);
+}
+
+export function ToolSelection(arg1) {
+  return window['go']['mcp']['MCPPool']['ToolSelection'](arg1);
+}
