@@ -300,3 +300,50 @@ func TestToolSelection(t *testing.T) {
 		t.Fatal("a re-enabled tool is not offered")
 	}
 }
+
+// TestInspectorCancelOverHTTP stops a call on a Streamable HTTP server on
+// 2025-11-25, where mcp-go sends nothing: the pool sends
+// notifications/cancelled itself, once, naming the request.
+func TestInspectorCancelOverHTTP(t *testing.T) {
+	url := startHTTPTestServer(t, "http")
+	p, _ := newTestPool(t, mcpconfig.Server{ID: "remote", URL: url})
+	st := waitState(t, p, "remote", events.StateConnected, 15*time.Second)
+	if st.ProtocolVersion != mcp.LATEST_LEGACY_PROTOCOL_VERSION {
+		t.Fatalf("Streamable HTTP with the listening stream negotiated %s", st.ProtocolVersion)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := p.CallToolTracked(context.Background(), "http-stop", "remote", "sleep", map[string]any{"ms": 30000})
+		done <- err
+	}()
+	waitFor(t, 5*time.Second, "the call to be running", func() bool {
+		p.calls.mu.Lock()
+		defer p.calls.mu.Unlock()
+		return p.calls.running["http-stop"] != nil
+	})
+	time.Sleep(100 * time.Millisecond)
+	p.CancelCall("http-stop")
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrCancelled) {
+			t.Fatalf("want cancelled, got %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call did not end")
+	}
+	var reqID string
+	for _, e := range p.Log().Entries() {
+		if e.Method == "tools/call" && e.Direction == events.Outgoing {
+			reqID = e.ID
+		}
+	}
+	waitFor(t, 3*time.Second, "notifications/cancelled for the call", func() bool {
+		n := 0
+		for _, e := range p.Log().Entries() {
+			if e.Method == "notifications/cancelled" && e.Direction == events.Outgoing && strings.Contains(e.Payload, `"requestId":`+reqID) {
+				n++
+			}
+		}
+		return n == 1
+	})
+}

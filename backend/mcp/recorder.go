@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -26,6 +27,10 @@ type recorder struct {
 
 	notifyMu sync.RWMutex
 	onNotify func(mcp.JSONRPCNotification)
+
+	// protocol is the negotiated revision of an HTTP transport ("" until
+	// known, and for other transports).
+	protocol atomic.Value
 }
 
 // wrapTransport returns inner wrapped in a recorder for server.
@@ -86,6 +91,9 @@ func (r *recorder) SendRequest(ctx context.Context, req transport.JSONRPCRequest
 	start := time.Now()
 	resp, err := r.inner.SendRequest(ctx, req)
 	elapsed := time.Since(start)
+	if err != nil && ctx.Err() != nil {
+		r.cancelOverLegacyHTTP(ctx, req)
+	}
 	switch {
 	case err != nil:
 		r.record(events.Incoming, events.KindError, req.Method, id, elapsed,
@@ -179,7 +187,10 @@ type recorderHTTP struct {
 }
 
 // SetProtocolVersion forwards the negotiated version to the HTTP transport.
-func (r *recorderHTTP) SetProtocolVersion(v string) { r.http.SetProtocolVersion(v) }
+func (r *recorderHTTP) SetProtocolVersion(v string) {
+	r.protocol.Store(v)
+	r.http.SetProtocolVersion(v)
+}
 
 type recorderBidirHTTP struct {
 	recorderBidir
@@ -187,7 +198,10 @@ type recorderBidirHTTP struct {
 }
 
 // SetProtocolVersion forwards the negotiated version to the HTTP transport.
-func (r *recorderBidirHTTP) SetProtocolVersion(v string) { r.http.SetProtocolVersion(v) }
+func (r *recorderBidirHTTP) SetProtocolVersion(v string) {
+	r.protocol.Store(v)
+	r.http.SetProtocolVersion(v)
+}
 
 // requestID is the id as the message carries it: 7 or "abc", without the
 // type prefix of RequestId.String.
@@ -196,4 +210,28 @@ func requestID(id mcp.RequestId) string {
 		return ""
 	}
 	return fmt.Sprint(id.Value())
+}
+
+// cancelOverLegacyHTTP tells a Streamable HTTP server on 2025-11-25 that a
+// request was cancelled (SPEC A14). mcp-go sends notifications/cancelled
+// itself over stdio, and on 2026-07-28 closing the request's stream is the
+// cancellation; on the older HTTP revision nothing would reach the server.
+func (r *recorder) cancelOverLegacyHTTP(ctx context.Context, req transport.JSONRPCRequest) {
+	if _, isHTTP := r.inner.(transport.HTTPConnection); !isHTTP {
+		return
+	}
+	v, _ := r.protocol.Load().(string)
+	if v == "" || mcp.IsModernProtocol(v) || req.Method == string(mcp.MethodInitialize) {
+		return
+	}
+	n := mcp.JSONRPCNotification{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		Notification: mcp.Notification{
+			Method: string(mcp.MethodNotificationCancelled),
+			Params: mcp.NotificationParams{AdditionalFields: map[string]any{"requestId": req.ID, "reason": ctx.Err().Error()}},
+		},
+	}
+	sendCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_ = r.SendNotification(sendCtx, n)
 }
