@@ -397,7 +397,17 @@ test('completions from server-everything: completable-prompt suggests department
   try {
     const { page } = await openPage(app);
     await page.getByTestId('nav-servers').click();
-    await page.getByTestId('server-everything').getByTestId('server-state').filter({ hasText: /connected/i }).waitFor({ timeout: 30000 });
+    const row = page.getByTestId('server-everything');
+    try {
+      await row.getByTestId('server-state').filter({ hasText: /^connected$/i }).waitFor({ timeout: 30000 });
+    } catch {
+      // Seen once in CI: server-everything did not come up within 30 s.
+      // Say what the row showed, restart it once, and carry on.
+      console.log(`     note: server-everything not connected after 30 s; the row said: ${(await row.innerText()).replace(/\s+/g, ' ')}`);
+      console.log(`     note: app log tail: ${app.log.join('').split('\n').slice(-15).join(' | ')}`);
+      await row.getByTestId('server-restart').click();
+      await row.getByTestId('server-state').filter({ hasText: /^connected$/i }).waitFor({ timeout: 30000 });
+    }
     await page.getByTestId('nav-prompts').click();
     await page.getByTestId('prompt-item-completable-prompt').click();
     const options = (arg) => page.getByTestId(`prompt-complete-${arg}`).locator('option').evaluateAll((os) => os.map((o) => o.value));
