@@ -6,7 +6,7 @@
 SHELL   := /bin/bash
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-dev)
 GOBIN   := $(shell go env GOPATH)/bin
-TAGS    := webkit2_41
+TAGS    := webkit2_41,sqlite_fts5
 LDFLAGS := -X main.version=$(VERSION)
 
 .PHONY: run build dev-binary deps deps-test frontend test test-go test-frontend test-bindings test-e2e test-window bench clean

@@ -46,6 +46,8 @@ var migrations = []migration{
 			UNIQUE (server, name)
 		)`).Error
 	}},
+	{Version: 4, Name: "create providers", Up: createProviders},
+	{Version: 5, Name: "create conversations", Up: createConversations},
 }
 
 // SchemaTooNewError reports a database written by a newer MCP Desk, whose

@@ -40,7 +40,7 @@ layer_go() {
   local log="$tmp/go-test.log" rc=0
   dbus-run-session -- bash -c '
     echo -n ci | gnome-keyring-daemon --unlock --components=secrets >/dev/null
-    go test -v -tags keychain -count=1 -timeout 15m ./...' >"$log" 2>&1 || rc=$?
+    go test -v -tags keychain,sqlite_fts5 -count=1 -timeout 15m ./...' >"$log" 2>&1 || rc=$?
   grep -E '^(ok|FAIL|\?|panic:)' "$log" || true
   if [ $rc -ne 0 ]; then
     echo "--- failures:"
