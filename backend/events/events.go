@@ -34,6 +34,9 @@ const (
 	// ListChanged carries a ListChangedPayload when a server's tools,
 	// resources or prompts changed and the UI should list them again.
 	ListChanged Name = "mcp:list-changed"
+	// ResourceUpdated carries a ResourceUpdatedPayload when a server says a
+	// resource the user subscribed to changed (notifications/resources/updated).
+	ResourceUpdated Name = "mcp:resource-updated"
 	// Elicitation carries an ElicitationPayload: a server asks the user
 	// something; MCPPool.AnswerElicitation answers.
 	Elicitation Name = "mcp:elicitation"
@@ -151,6 +154,14 @@ const (
 type ListChangedPayload struct {
 	Server string   `json:"server"`
 	Kind   ListKind `json:"kind"`
+}
+
+// ResourceUpdatedPayload says that one resource of one server changed.
+type ResourceUpdatedPayload struct {
+	Server string `json:"server"`
+	URI    string `json:"uri"`
+	// At is when the notification arrived, in Unix milliseconds.
+	At int64 `json:"at"`
 }
 
 // ElicitationPayload is one question from a server (SPEC A10). Mode "form"

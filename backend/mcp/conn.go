@@ -22,12 +22,14 @@ type conn struct {
 	sem    chan struct{}
 	redact *Redactor // scrubs the server's secrets from errors and stderr
 
-	mu        sync.Mutex
-	sess      *Session
-	status    events.ServerStatusPayload
-	tools     []mcp.Tool
-	resources []mcp.Resource
-	prompts   []mcp.Prompt
+	mu         sync.Mutex
+	sess       *Session
+	status     events.ServerStatusPayload
+	tools      []mcp.Tool
+	resources  []mcp.Resource
+	prompts    []mcp.Prompt
+	subs       []string           // subscribed resource URIs, kept across restarts
+	stopListen context.CancelFunc // closes a 2026-07-28 notification stream
 
 	restart chan struct{}
 	cancel  context.CancelFunc
@@ -203,6 +205,7 @@ func (c *conn) setSession(ctx context.Context, sess *Session) {
 	c.sess = sess
 	c.mu.Unlock()
 	listErr := c.refresh(ctx, sess, true, true, true)
+	c.openSubscriptions(ctx, sess)
 	c.pool.logger.Info("mcp server connected", "server", c.cfg.ID, "transport", sess.Transport, "protocol", sess.Protocol)
 	c.update(func(s *events.ServerStatusPayload) {
 		s.State = events.StateConnected
@@ -219,6 +222,10 @@ func (c *conn) setSession(ctx context.Context, sess *Session) {
 func (c *conn) clearSession() {
 	c.mu.Lock()
 	c.sess = nil
+	if c.stopListen != nil {
+		c.stopListen()
+		c.stopListen = nil
+	}
 	c.mu.Unlock()
 }
 
@@ -291,6 +298,9 @@ func (c *conn) handleNotification(n mcp.JSONRPCNotification) {
 		prompts, kind = true, events.ListPrompts
 	case string(mcp.MethodNotificationProgress):
 		c.pool.calls.progress(n)
+		return
+	case string(mcp.MethodNotificationResourceUpdated):
+		c.resourceUpdated(n)
 		return
 	default:
 		return

@@ -15,6 +15,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -362,6 +363,11 @@ func (p *Pool) context() context.Context {
 		return context.Background()
 	}
 	return p.ctx
+}
+
+// emitResourceUpdated tells the UI that a subscribed resource changed.
+func (p *Pool) emitResourceUpdated(server, uri string) {
+	p.emit.Emit(events.ResourceUpdated, events.ResourceUpdatedPayload{Server: server, URI: uri, At: time.Now().UnixMilli()})
 }
 
 // Log returns the JSON-RPC logger.

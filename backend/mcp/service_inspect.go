@@ -66,6 +66,23 @@ func (s *MCPPool) ReadResource(server, uri string) (*mcp.ReadResourceResult, err
 	return s.pool.ReadResource(s.pool.context(), server, uri)
 }
 
+// SubscribeResource asks a server to report changes of a resource; each
+// report arrives as an mcp:resource-updated event.
+func (s *MCPPool) SubscribeResource(server, uri string) error {
+	return s.pool.Subscribe(s.pool.context(), server, uri)
+}
+
+// UnsubscribeResource stops the reports SubscribeResource asked for.
+func (s *MCPPool) UnsubscribeResource(server, uri string) error {
+	return s.pool.Unsubscribe(s.pool.context(), server, uri)
+}
+
+// ResourceSubscriptions lists the resources of a server the user subscribed to.
+func (s *MCPPool) ResourceSubscriptions(server string) ([]string, error) {
+	subs, err := s.pool.Subscriptions(server)
+	return nonNilSlice(subs), err
+}
+
 // ListPrompts returns the prompts a server offers, as last listed.
 func (s *MCPPool) ListPrompts(server string) ([]mcp.Prompt, error) {
 	prompts, err := s.pool.Prompts(server)
