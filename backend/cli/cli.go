@@ -60,6 +60,7 @@ var commands = []command{
 	{"inspect", "call one MCP method on one server and print the result as JSON", runInspect},
 	{"servers", "connect every configured server and print each one's status as JSON", runServers},
 	{"import", "merge the servers of a Claude Desktop / Cursor / VS Code / Windsurf / Cline config into MCP Desk's", runImport},
+	{"providers", "list, add or remove LLM providers and list a provider's models (keys go to the OS keychain)", runProviders},
 	{"version", "print the version", func(_ context.Context, _ globals, _ []string, env Env) int {
 		fmt.Fprintln(env.Stdout, env.Version)
 		return exitOK

@@ -82,11 +82,11 @@ const (
 
 // Delta is one piece of a streaming response.
 type Delta struct {
-	Kind      DeltaKind
-	Text      string // text or reasoning fragment, or an arguments fragment
-	Index     int    // tool call index
-	ID        string // tool call id, when known
-	Name      string // tool name, when known
+	Kind  DeltaKind
+	Text  string // text or reasoning fragment, or an arguments fragment
+	Index int    // tool call index
+	ID    string // tool call id, when known
+	Name  string // tool name, when known
 }
 
 // Usage counts the tokens of one call.

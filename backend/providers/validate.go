@@ -1,0 +1,167 @@
+package providers
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"mcpdesk/backend/llm"
+	"mcpdesk/backend/store"
+)
+
+// FieldError says which field of a ProviderInput is wrong. Its message names
+// the field in the words of the form.
+type FieldError struct {
+	Field   string // the JSON name of the field: "name", "type", "baseUrl", …
+	Message string
+}
+
+// Error returns the message for the user.
+func (e *FieldError) Error() string { return e.Message }
+
+func fieldErr(field, format string, a ...any) error {
+	return &FieldError{Field: field, Message: fmt.Sprintf(format, a...)}
+}
+
+// Limits of a ProviderInput.
+const (
+	maxName    = 100
+	maxURL     = 2048
+	maxHeaders = 32
+)
+
+// envName is what an environment variable name may look like.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
+
+// httpToken is what an HTTP header name may look like (RFC 9110 token).
+var httpToken = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$")
+
+// normalize trims in, fills what its preset implies, checks every field and
+// returns the provider to store (without ID, Enabled or timestamps).
+func normalize(in ProviderInput) (store.Provider, error) {
+	p := store.Provider{
+		Name:            strings.TrimSpace(in.Name),
+		Type:            strings.TrimSpace(in.Type),
+		Preset:          strings.TrimSpace(in.Preset),
+		BaseURL:         strings.TrimRight(strings.TrimSpace(in.BaseURL), "/"),
+		KeyEnv:          strings.TrimSpace(in.KeyEnv),
+		Azure:           in.Azure,
+		AzureAPIVersion: strings.TrimSpace(in.AzureAPIVersion),
+		Headers:         map[string]string{},
+	}
+	switch {
+	case p.Name == "":
+		return p, fieldErr("name", "Name is required")
+	case len(p.Name) > maxName:
+		return p, fieldErr("name", "Name is longer than %d characters", maxName)
+	}
+	if p.Preset != "" {
+		pr, ok := llm.PresetByID(p.Preset)
+		if !ok {
+			return p, fieldErr("preset", "Preset: unknown preset %q", p.Preset)
+		}
+		if p.Type == "" {
+			p.Type = pr.Type
+		}
+		if p.Type != pr.Type {
+			return p, fieldErr("type", "Type: the %s preset is of type %q, not %q", pr.Name, pr.Type, p.Type)
+		}
+		if p.BaseURL == "" {
+			p.BaseURL = strings.TrimRight(pr.BaseURL, "/")
+		}
+		p.Azure = p.Azure || pr.Azure
+		if in.Headers == nil {
+			in.Headers = pr.Headers
+		}
+	}
+	switch p.Type {
+	case TypeOpenAI:
+	case TypeOllama:
+		if p.BaseURL == "" {
+			p.BaseURL = DefaultOllamaURL
+		}
+		if p.Azure {
+			return p, fieldErr("azure", "Azure: an Ollama provider cannot use Azure OpenAI")
+		}
+	case "":
+		return p, fieldErr("type", "Type is required: %q or %q", TypeOpenAI, TypeOllama)
+	default:
+		return p, fieldErr("type", "Type: unknown type %q, want %q or %q", p.Type, TypeOpenAI, TypeOllama)
+	}
+	if err := checkBaseURL(p.BaseURL); err != nil {
+		return p, err
+	}
+	if p.KeyEnv != "" && !envName.MatchString(p.KeyEnv) {
+		return p, fieldErr("keyEnv", "Key from environment variable: %q is not a variable name (letters, digits and _, not starting with a digit)", p.KeyEnv)
+	}
+	if !p.Azure {
+		p.AzureAPIVersion = ""
+	}
+	if len(in.Headers) > maxHeaders {
+		return p, fieldErr("headers", "Headers: at most %d", maxHeaders)
+	}
+	for k, v := range in.Headers {
+		name := strings.TrimSpace(k)
+		if !httpToken.MatchString(name) {
+			return p, fieldErr("headers", "Headers: %q is not a header name", k)
+		}
+		if secretHeader(name) {
+			return p, fieldErr("headers", "Headers: %q looks like it carries a secret; headers are stored unencrypted, so put the key under API key instead", name)
+		}
+		if strings.ContainsAny(v, "\r\n") {
+			return p, fieldErr("headers", "Headers: the value of %q has a line break", name)
+		}
+		p.Headers[name] = strings.TrimSpace(v)
+	}
+	return p, nil
+}
+
+// checkBaseURL reports a base URL that is not an absolute http(s) URL, or
+// that carries credentials, which would end up in the database.
+func checkBaseURL(raw string) error {
+	if raw == "" {
+		return fieldErr("baseUrl", "Base URL is required")
+	}
+	if len(raw) > maxURL {
+		return fieldErr("baseUrl", "Base URL is longer than %d characters", maxURL)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fieldErr("baseUrl", "Base URL %q does not parse: %v", raw, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fieldErr("baseUrl", "Base URL %q must start with http:// or https://", raw)
+	}
+	if u.Host == "" {
+		return fieldErr("baseUrl", "Base URL %q has no host", raw)
+	}
+	if u.User != nil {
+		return fieldErr("baseUrl", "Base URL must not contain a user name or password; put the key under API key instead")
+	}
+	for k := range u.Query() {
+		if secretName(k) {
+			return fieldErr("baseUrl", "Base URL must not carry a key in its query (%q); put the key under API key instead", k)
+		}
+	}
+	return nil
+}
+
+// secretHeader reports header names that carry credentials.
+func secretHeader(name string) bool {
+	switch strings.ToLower(name) {
+	case "authorization", "proxy-authorization", "cookie":
+		return true
+	}
+	return secretName(name)
+}
+
+func secretName(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"key", "token", "secret", "password", "auth"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}

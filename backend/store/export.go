@@ -1,0 +1,247 @@
+package store
+
+// Export of one conversation to Markdown or JSON (SPEC D1).
+//
+// Exports contain only what the conversations and messages tables hold —
+// titles, settings, message text, tool arguments and results. No API key or
+// other secret is ever stored in these tables (keys live in the system
+// keychain, see package secrets), so an export cannot leak one.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ExportFormat names and versions the JSON export.
+const ExportFormat = "mcpdesk.conversation/v1"
+
+// resultSummaryLen is how much of a tool result the Markdown export shows.
+const resultSummaryLen = 500
+
+// ConversationExport is the JSON export of one conversation.
+type ConversationExport struct {
+	// Format is always ExportFormat.
+	Format       string       `json:"format"`
+	ExportedAt   time.Time    `json:"exportedAt"`
+	Conversation Conversation `json:"conversation"`
+	Messages     []Message    `json:"messages"`
+}
+
+// ExportJSON returns conversation id and all its messages, hidden ones
+// included, as indented JSON in the ExportFormat shape.
+func (s *Store) ExportJSON(ctx context.Context, id int64) ([]byte, error) {
+	c, msgs, err := s.exportData(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.MarshalIndent(ConversationExport{
+		Format: ExportFormat, ExportedAt: now(), Conversation: c, Messages: msgs,
+	}, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("export conversation %d: %w", id, err)
+	}
+	return append(b, '\n'), nil
+}
+
+// ExportMarkdown renders conversation id for people: a title, the provider,
+// model and date, then each visible message under a role heading, reasoning
+// in a <details> block, each tool call as a fenced JSON block of its
+// arguments followed by a summary of its result. Tool messages answering a
+// call shown above are folded into that call; hidden messages are left out.
+func (s *Store) ExportMarkdown(ctx context.Context, id int64) (string, error) {
+	c, msgs, err := s.exportData(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	title := c.Title
+	if title == "" {
+		title = "Untitled conversation"
+	}
+	fmt.Fprintf(&b, "# %s\n\n", oneLine(title))
+	fmt.Fprintf(&b, "- **Model:** %s (%s)\n", oneLine(c.Settings.Model), oneLine(c.Settings.Provider))
+	fmt.Fprintf(&b, "- **Created:** %s\n", c.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"))
+	if c.Settings.Temperature != nil {
+		fmt.Fprintf(&b, "- **Temperature:** %g\n", *c.Settings.Temperature)
+	}
+	b.WriteString("- Exported from MCP Desk\n")
+	if c.Settings.SystemPrompt != "" {
+		writeDetails(&b, "System prompt", c.Settings.SystemPrompt)
+	}
+
+	shown := map[string]bool{} // tool call ids rendered with their result
+	for _, m := range msgs {
+		if m.Hidden || m.Role == RoleTool && shown[m.ToolCallID] {
+			continue
+		}
+		fmt.Fprintf(&b, "\n## %s\n", roleHeading(m.Role))
+		if m.Reasoning != "" {
+			writeDetails(&b, "Reasoning", m.Reasoning)
+		}
+		if m.Role == RoleTool {
+			fmt.Fprintf(&b, "\nResult of call `%s`:\n\n", m.ToolCallID)
+			b.WriteString(fenced("text", clip(m.Content, resultSummaryLen)))
+		} else if m.Content != "" {
+			b.WriteString("\n" + strings.TrimRight(m.Content, "\n") + "\n")
+		}
+		for _, a := range m.Attachments {
+			name := a.Name
+			if name == "" {
+				name = "attachment"
+			}
+			fmt.Fprintf(&b, "\n*Attached: %s (%s)*\n", oneLine(name), oneLine(a.MIMEType))
+		}
+		for _, tc := range m.ToolCalls {
+			writeToolCall(&b, tc)
+			shown[tc.ID] = true
+		}
+		switch m.Status {
+		case MessageInterrupted:
+			b.WriteString("\n*(interrupted)*\n")
+		case MessageStreaming:
+			b.WriteString("\n*(still streaming when exported)*\n")
+		case MessageError:
+			fmt.Fprintf(&b, "\n*Error: %s*\n", oneLine(m.Error))
+		}
+	}
+	return b.String(), nil
+}
+
+// exportData reads a conversation and its messages.
+func (s *Store) exportData(ctx context.Context, id int64) (Conversation, []Message, error) {
+	c, err := s.GetConversation(ctx, id)
+	if err != nil {
+		return Conversation{}, nil, err
+	}
+	msgs, err := s.Messages(ctx, id)
+	if err != nil {
+		return Conversation{}, nil, err
+	}
+	return c, msgs, nil
+}
+
+// writeToolCall renders one tool call: a heading line with server, tool,
+// status, duration and approval, the arguments as JSON, then the result.
+func writeToolCall(b *strings.Builder, tc ToolCall) {
+	name := tc.Name
+	if tc.Server != "" && tc.Tool != "" {
+		name = tc.Server + " / " + tc.Tool
+	}
+	facts := []string{string(tc.Status)}
+	if tc.DurationMs > 0 {
+		facts = append(facts, fmt.Sprintf("%d ms", tc.DurationMs))
+	}
+	if tc.Approval != "" {
+		facts = append(facts, "approval: "+string(tc.Approval))
+	}
+	fmt.Fprintf(b, "\n**Tool call** `%s` — %s\n\n", oneLine(name), strings.Join(facts, ", "))
+	b.WriteString(fenced("json", prettyJSON(tc.Arguments)))
+	if summary := resultSummary(tc); summary != "" {
+		b.WriteString("\nResult:\n\n")
+		b.WriteString(fenced("text", summary))
+	}
+}
+
+// resultSummary is the text of a tool call's outcome, cut to
+// resultSummaryLen characters: its error, or the text blocks of its
+// CallToolResult with a note for each non-text block.
+func resultSummary(tc ToolCall) string {
+	var parts []string
+	if tc.Error != "" {
+		parts = append(parts, "Error: "+tc.Error)
+	}
+	if len(tc.Result) > 0 {
+		var res struct {
+			Content []struct {
+				Type     string `json:"type"`
+				Text     string `json:"text"`
+				MIMEType string `json:"mimeType"`
+				URI      string `json:"uri"`
+				Resource *struct {
+					URI  string `json:"uri"`
+					Text string `json:"text"`
+				} `json:"resource"`
+			} `json:"content"`
+			IsError bool `json:"isError"`
+		}
+		if err := json.Unmarshal(tc.Result, &res); err != nil || res.Content == nil {
+			parts = append(parts, string(tc.Result))
+		} else {
+			if res.IsError {
+				parts = append(parts, "(the tool reported an error)")
+			}
+			for _, c := range res.Content {
+				switch {
+				case c.Type == "text":
+					parts = append(parts, c.Text)
+				case c.Type == "resource" && c.Resource != nil:
+					parts = append(parts, "[resource "+c.Resource.URI+"] "+c.Resource.Text)
+				case c.Type == "resource_link":
+					parts = append(parts, "[link "+c.URI+"]")
+				default:
+					parts = append(parts, strings.TrimSpace("["+c.Type+" "+c.MIMEType+"]"))
+				}
+			}
+		}
+	}
+	if len(parts) == 0 && tc.Status == ToolCallDeclined {
+		parts = append(parts, "Declined")
+	}
+	return clip(strings.TrimSpace(strings.Join(parts, "\n")), resultSummaryLen)
+}
+
+// writeDetails writes a collapsed <details> block around Markdown text.
+func writeDetails(b *strings.Builder, summary, body string) {
+	fmt.Fprintf(b, "\n<details>\n<summary>%s</summary>\n\n%s\n\n</details>\n", summary, strings.TrimRight(body, "\n"))
+}
+
+// fenced returns body in a code fence longer than any backtick run inside
+// it, so no content can close the fence early.
+func fenced(lang, body string) string {
+	longest, run := 0, 0
+	for _, r := range body {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	return fence + lang + "\n" + strings.TrimRight(body, "\n") + "\n" + fence + "\n"
+}
+
+// prettyJSON indents JSON text, keeping its key order; text that is not
+// JSON comes back as is.
+func prettyJSON(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "{}"
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, []byte(s), "", "  "); err != nil {
+		return s
+	}
+	return b.String()
+}
+
+// roleHeading names a role for a heading.
+func roleHeading(r Role) string {
+	switch r {
+	case RoleUser:
+		return "User"
+	case RoleAssistant:
+		return "Assistant"
+	case RoleSystem:
+		return "System"
+	case RoleTool:
+		return "Tool result"
+	}
+	return string(r)
+}
+
+// oneLine collapses whitespace so a value cannot break a heading or list item.
+func oneLine(s string) string { return collapseSpace(s) }
