@@ -68,6 +68,8 @@ type ServerStatusPayload struct {
 	Tools           int         `json:"tools"`
 	Resources       int         `json:"resources"`
 	Prompts         int         `json:"prompts"`
+	// CanSubscribe is true when the server offers resource subscriptions.
+	CanSubscribe bool `json:"canSubscribe,omitempty"`
 	// Error says why the server failed, in words a user can act on.
 	Error string `json:"error,omitempty"`
 	// Stderr is the tail of a stdio server's standard error.

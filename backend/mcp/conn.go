@@ -212,6 +212,7 @@ func (c *conn) setSession(ctx context.Context, sess *Session) {
 		s.ProtocolVersion = sess.Protocol
 		s.ServerName = sess.Info.Name
 		s.ServerVersion = sess.Info.Version
+		s.CanSubscribe = sess.Capabilities.Resources != nil && sess.Capabilities.Resources.Subscribe
 		s.Error, s.Stderr, s.Attempt, s.NextRetryMs = "", "", 0, 0
 		if listErr != nil {
 			s.Error = listErr.Error()

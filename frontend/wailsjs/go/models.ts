@@ -40,6 +40,7 @@ export namespace events {
 	    tools: number;
 	    resources: number;
 	    prompts: number;
+	    canSubscribe?: boolean;
 	    error?: string;
 	    stderr?: string;
 	    attempt?: number;
@@ -60,6 +61,7 @@ export namespace events {
 	        this.tools = source["tools"];
 	        this.resources = source["resources"];
 	        this.prompts = source["prompts"];
+	        this.canSubscribe = source["canSubscribe"];
 	        this.error = source["error"];
 	        this.stderr = source["stderr"];
 	        this.attempt = source["attempt"];

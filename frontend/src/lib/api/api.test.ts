@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EVENT_NAMES, on, uiState, saveUIState, listServers, ApiError, setBackend } from './index';
 import { FakeBackend, rpcEntry, status } from './fake';
-import type { RPCEntry, ServerStatus } from './types';
+import type { ResourceUpdated, RPCEntry, ServerStatus } from './types';
 import { wailsBackend } from './wails';
 
 const GO_EVENTS = readFileSync(join(import.meta.dirname, '../../../../backend/events/events.go'), 'utf8');
@@ -27,6 +27,7 @@ describe('event contract with backend/events/events.go', () => {
       stderr: '',
       attempt: 0,
       nextRetryMs: 0,
+      canSubscribe: false,
     };
     expect(Object.keys(s).sort()).toEqual(goJSONFields('ServerStatusPayload'));
     const e: Required<RPCEntry> = { ...rpcEntry({ seq: 1 }), id: '', latencyMs: 0, truncated: false };
@@ -34,6 +35,8 @@ describe('event contract with backend/events/events.go', () => {
     expect(goJSONFields('ServersChangedPayload')).toEqual(['ids']);
     expect(goJSONFields('RPCLogBatch')).toEqual(['entries']);
     expect(goJSONFields('ConfigErrorPayload')).toEqual(['file', 'message']);
+    const u: Required<ResourceUpdated> = { server: '', uri: '', at: 0 };
+    expect(Object.keys(u).sort()).toEqual(goJSONFields('ResourceUpdatedPayload'));
   });
 });
 

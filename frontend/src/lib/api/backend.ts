@@ -50,6 +50,9 @@ export interface MCPPoolBackend {
   ListResources(server: string, cursor: string): Promise<ResourcePage>;
   ListResourceTemplates(server: string, cursor: string): Promise<TemplatePage>;
   ReadResource(server: string, uri: string): Promise<ReadResourceResult>;
+  SubscribeResource(server: string, uri: string): Promise<void>;
+  UnsubscribeResource(server: string, uri: string): Promise<void>;
+  ResourceSubscriptions(server: string): Promise<string[]>;
   ListPrompts(server: string): Promise<Prompt[]>;
   GetPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult>;
   SetLogLevel(server: string, level: LogLevel): Promise<void>;

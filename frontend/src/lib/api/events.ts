@@ -2,7 +2,17 @@
 // Names and payloads must match it exactly.
 
 import { backend } from './backend';
-import type { ConfigError, ElicitationDone, ElicitationRequest, ListChanged, Progress, RPCLogBatch, ServersChanged, ServerStatus } from './types';
+import type {
+  ConfigError,
+  ElicitationDone,
+  ElicitationRequest,
+  ListChanged,
+  Progress,
+  ResourceUpdated,
+  RPCLogBatch,
+  ServersChanged,
+  ServerStatus,
+} from './types';
 
 /** EventMap maps each event the backend emits to its payload type. */
 export interface EventMap {
@@ -18,6 +28,8 @@ export interface EventMap {
   'mcp:progress': Progress;
   /** A server's tools, resources or prompts changed (events.ListChangedPayload). */
   'mcp:list-changed': ListChanged;
+  /** A subscribed resource changed (events.ResourceUpdatedPayload). */
+  'mcp:resource-updated': ResourceUpdated;
   /** A server asks the user something (events.ElicitationPayload). */
   'mcp:elicitation': ElicitationRequest;
   /** A question was answered, timed out or its call ended (events.ElicitationDonePayload). */
@@ -34,6 +46,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'mcp:config-error',
   'mcp:progress',
   'mcp:list-changed',
+  'mcp:resource-updated',
   'mcp:elicitation',
   'mcp:elicitation-done',
 ];

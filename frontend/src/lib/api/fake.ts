@@ -145,6 +145,10 @@ export class FakeBackend implements Backend {
   pageSize: number;
   /** Tools switched off for models, by server. */
   disabledTools: Record<string, string[]> = {};
+  /** Subscribed resource URIs per server. */
+  subscriptions: Record<string, string[]> = {};
+  /** When set, SubscribeResource fails with this message. */
+  subscribeError = '';
   /** Completion values by "kind:name:arg" (e.g. "prompt:greet:name"); filtered by prefix. */
   completions: Record<string, string[]> = {};
   /** What ChooseFolder returns ("" = the user cancelled). */
@@ -211,6 +215,11 @@ export class FakeBackend implements Backend {
   /** callsOf returns the argument lists of every call of method. */
   callsOf(method: string): unknown[][] {
     return this.calls.filter((c) => c.method === method).map((c) => c.args);
+  }
+
+  /** updateResource tells the UI a resource changed, as a server would after a subscription. */
+  updateResource(server: string, uri: string, at = Date.now()): void {
+    this.emit('mcp:resource-updated', { server, uri, at });
   }
 
   /** emit delivers one event to the subscribers, as the Wails runtime would. */
@@ -491,6 +500,23 @@ export class FakeBackend implements Backend {
       this.#record('ReadResource', [server, uri]);
       this.#known(server);
       return this.#readResult(server, uri);
+    },
+    SubscribeResource: async (server, uri) => {
+      this.#record('SubscribeResource', [server, uri]);
+      this.#known(server);
+      if (this.subscribeError) throw new Error(this.subscribeError);
+      const list = (this.subscriptions[server] ??= []);
+      if (!list.includes(uri)) list.push(uri);
+    },
+    UnsubscribeResource: async (server, uri) => {
+      this.#record('UnsubscribeResource', [server, uri]);
+      this.#known(server);
+      this.subscriptions[server] = (this.subscriptions[server] ?? []).filter((u) => u !== uri);
+    },
+    ResourceSubscriptions: async (server) => {
+      this.#record('ResourceSubscriptions', [server]);
+      this.#known(server);
+      return [...(this.subscriptions[server] ?? [])];
     },
     ListPrompts: async (server) => {
       this.#record('ListPrompts', [server]);

@@ -46,6 +46,18 @@ export const listResourceTemplates = (server: string, cursor = ''): Promise<Temp
 export const readResource = (server: string, uri: string): Promise<ReadResourceResult> =>
   call(() => backend().mcp.ReadResource(server, uri));
 
+/** subscribeResource asks a server to report changes of a resource (mcp:resource-updated). */
+export const subscribeResource = (server: string, uri: string): Promise<void> =>
+  call(() => backend().mcp.SubscribeResource(server, uri));
+
+/** unsubscribeResource stops those reports. */
+export const unsubscribeResource = (server: string, uri: string): Promise<void> =>
+  call(() => backend().mcp.UnsubscribeResource(server, uri));
+
+/** resourceSubscriptions lists the subscribed resources of a server. */
+export const resourceSubscriptions = (server: string): Promise<string[]> =>
+  call(() => backend().mcp.ResourceSubscriptions(server));
+
 /** listPrompts returns a server's prompts. */
 export const listPrompts = (server: string): Promise<Prompt[]> => call(() => backend().mcp.ListPrompts(server));
 

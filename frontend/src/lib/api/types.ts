@@ -51,6 +51,8 @@ export interface ServerStatus {
   tools: number;
   resources: number;
   prompts: number;
+  /** The server offers resource subscriptions (resources/subscribe). */
+  canSubscribe?: boolean;
   /** Why the server failed, in words a user can act on. */
   error?: string;
   /** The tail of a stdio server's standard error. */
@@ -291,6 +293,14 @@ export type ListKind = 'tools' | 'resources' | 'prompts';
 export interface ListChanged {
   server: string;
   kind: ListKind;
+}
+
+/** Payload of mcp:resource-updated: a subscribed resource changed (events.ResourceUpdatedPayload). */
+export interface ResourceUpdated {
+  server: string;
+  uri: string;
+  /** When the notification arrived, Unix milliseconds. */
+  at: number;
 }
 
 /** Payload of mcp:elicitation: a server asks the user something (SPEC A10). */

@@ -50,6 +50,9 @@ const mcpPool: MCPPoolBackend = {
   ListResources: (server, cursor) => mcpJSON<ResourcePage>(MCPPool.ListResources(server, cursor)),
   ListResourceTemplates: (server, cursor) => mcpJSON<TemplatePage>(MCPPool.ListResourceTemplates(server, cursor)),
   ReadResource: (server, uri) => mcpJSON<ReadResourceResult>(MCPPool.ReadResource(server, uri)),
+  SubscribeResource: (server, uri) => MCPPool.SubscribeResource(server, uri),
+  UnsubscribeResource: (server, uri) => MCPPool.UnsubscribeResource(server, uri),
+  ResourceSubscriptions: (server) => MCPPool.ResourceSubscriptions(server),
   ListPrompts: (server) => mcpJSON<Prompt[]>(MCPPool.ListPrompts(server)),
   Complete: (server, ref, arg, value, filled) =>
     MCPPool.Complete(server, ref as never, arg, value, filled) as Promise<Completion>,

@@ -3,6 +3,9 @@ import {
   listResourceTemplates,
   on,
   readResource,
+  resourceSubscriptions,
+  subscribeResource,
+  unsubscribeResource,
   type ReadResourceResult,
   type Resource,
   type ResourceTemplate,
@@ -20,6 +23,12 @@ export interface ReadState {
   loading: boolean;
   result?: ReadResourceResult;
   error?: string;
+}
+
+/** Live updates of one subscribed resource: how many arrived, and the last one's time. */
+export interface UpdateCount {
+  count: number;
+  at: number;
 }
 
 /** A paginated list: its items, the cursor of the next page, and its loading state. */
@@ -56,6 +65,10 @@ export class ResourcesStore {
   #selection = $state<ResourceSelection>(null);
   #args = $state<Record<string, Record<string, string>>>({});
   #read = $state<ReadState | null>(null);
+  #subs = $state<string[]>([]);
+  #subBusy = $state('');
+  #subError = $state('');
+  #updates = $state<Record<string, UpdateCount>>({});
   // gen changes with the server; a response of an older generation is dropped.
   #gen = 0;
   #readSeq = 0;
@@ -106,6 +119,62 @@ export class ResourcesStore {
     return this.#read;
   }
 
+  /** subscriptions are the URIs of the held server the user subscribed to. */
+  get subscriptions(): string[] {
+    return this.#subs;
+  }
+
+  /** subscribed reports whether uri is subscribed. */
+  subscribed(uri: string): boolean {
+    return this.#subs.includes(uri);
+  }
+
+  /** subscribing is the URI whose subscription is being changed ("" when none). */
+  get subscribing(): string {
+    return this.#subBusy;
+  }
+
+  /** subscriptionError says why the last subscribe or unsubscribe failed. */
+  get subscriptionError(): string {
+    return this.#subError;
+  }
+
+  /** updates returns the live updates seen for uri since it was subscribed. */
+  updates(uri: string): UpdateCount | undefined {
+    return this.#updates[uri];
+  }
+
+  /** toggleSubscription subscribes to uri, or unsubscribes when it is subscribed. */
+  async toggleSubscription(uri: string): Promise<void> {
+    if (this.#subBusy) return;
+    const server = this.#server;
+    const gen = this.#gen;
+    const on = !this.subscribed(uri);
+    this.#subBusy = uri;
+    this.#subError = '';
+    try {
+      if (on) await subscribeResource(server, uri);
+      else await unsubscribeResource(server, uri);
+      if (gen !== this.#gen) return;
+      this.#subs = on ? [...this.#subs, uri] : this.#subs.filter((u) => u !== uri);
+      if (on) delete this.#updates[uri];
+    } catch (e) {
+      if (gen === this.#gen) this.#subError = (e as Error).message;
+    } finally {
+      if (gen === this.#gen) this.#subBusy = '';
+    }
+  }
+
+  async #loadSubscriptions(): Promise<void> {
+    const gen = this.#gen;
+    try {
+      const subs = await resourceSubscriptions(this.#server);
+      if (gen === this.#gen) this.#subs = subs ?? [];
+    } catch {
+      // A server that cannot subscribe has none; the button says why on use.
+    }
+  }
+
   /** selectedResource is the selected resource, if a resource is selected. */
   get selectedResource(): Resource | undefined {
     const s = this.#selection;
@@ -127,8 +196,18 @@ export class ResourcesStore {
     const off = on('mcp:list-changed', (p) => {
       if (p.kind === 'resources' && p.server === this.#server && !this.#stale) void this.refresh();
     });
+    // A subscribed resource changed: count it, and read it again when it is
+    // the one shown, keeping the old contents on screen until the new arrive.
+    const offUpdated = on('mcp:resource-updated', (p) => {
+      if (p.server !== this.#server) return;
+      const prev = this.#updates[p.uri];
+      this.#updates[p.uri] = { count: (prev?.count ?? 0) + 1, at: p.at };
+      const r = this.#read;
+      if (r && r.uri === p.uri && !r.loading) void this.readURI(r.uri, r.name, true);
+    });
     return () => {
       off();
+      offUpdated();
       this.#stale = true;
     };
   }
@@ -149,13 +228,19 @@ export class ResourcesStore {
       this.#args = {};
       this.#query = '';
       this.#stale = true;
+      this.#subs = [];
+      this.#subError = '';
+      this.#updates = {};
     }
     if (!server) return;
     if (!connected) {
       this.#stale = true;
       return;
     }
-    if (this.#stale) void this.refresh();
+    if (this.#stale) {
+      void this.refresh();
+      void this.#loadSubscriptions();
+    }
   }
 
   /** refresh reloads both lists from the first page, as far as they were loaded. */
@@ -209,12 +294,16 @@ export class ResourcesStore {
     return this.readURI(this.expandedURI(t));
   }
 
-  /** readURI reads one URI of the held server; only the latest read is kept. */
-  async readURI(uri: string, name?: string): Promise<void> {
+  /**
+   * readURI reads one URI of the held server; only the latest read is kept.
+   * A quiet read (a live update) keeps the shown contents until the new ones arrive.
+   */
+  async readURI(uri: string, name?: string, quiet = false): Promise<void> {
     const server = this.#server;
     const gen = this.#gen;
     const seq = ++this.#readSeq;
-    this.#read = { uri, name, loading: true };
+    const prev = this.#read;
+    this.#read = quiet && prev?.uri === uri ? { ...prev, loading: true } : { uri, name, loading: true };
     try {
       const result = await readResource(server, uri);
       if (gen !== this.#gen || seq !== this.#readSeq) return;

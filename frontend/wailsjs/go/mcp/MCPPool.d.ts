@@ -50,6 +50,8 @@ export function ReadResource(arg1:string,arg2:string):Promise<mcp.ReadResourceRe
 
 export function RemoveServer(arg1:string):Promise<void>;
 
+export function ResourceSubscriptions(arg1:string):Promise<Array<string>>;
+
 export function Restart(arg1:string):Promise<void>;
 
 export function SaveRequest(arg1:store.SavedRequest):Promise<store.SavedRequest>;
@@ -62,4 +64,8 @@ export function SetLogLevel(arg1:string,arg2:string):Promise<void>;
 
 export function SetToolEnabled(arg1:string,arg2:string,arg3:boolean):Promise<mcp.ToolSelection>;
 
+export function SubscribeResource(arg1:string,arg2:string):Promise<void>;
+
 export function ToolSelection(arg1:string):Promise<mcp.ToolSelection>;
+
+export function UnsubscribeResource(arg1:string,arg2:string):Promise<void>;

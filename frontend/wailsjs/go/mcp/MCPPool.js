@@ -94,6 +94,10 @@ export function RemoveServer(arg1) {
   return window['go']['mcp']['MCPPool']['RemoveServer'](arg1);
 }
 
+export function ResourceSubscriptions(arg1) {
+  return window['go']['mcp']['MCPPool']['ResourceSubscriptions'](arg1);
+}
+
 export function Restart(arg1) {
   return window['go']['mcp']['MCPPool']['Restart'](arg1);
 }
@@ -118,6 +122,14 @@ export function SetToolEnabled(arg1, arg2, arg3) {
   return window['go']['mcp']['MCPPool']['SetToolEnabled'](arg1, arg2, arg3);
 }
 
+export function SubscribeResource(arg1, arg2) {
+  return window['go']['mcp']['MCPPool']['SubscribeResource'](arg1, arg2);
+}
+
 export function ToolSelection(arg1) {
   return window['go']['mcp']['MCPPool']['ToolSelection'](arg1);
+}
+
+export function UnsubscribeResource(arg1, arg2) {
+  return window['go']['mcp']['MCPPool']['UnsubscribeResource'](arg1, arg2);
 }

@@ -40,7 +40,7 @@ describe('JSON-RPC logger', () => {
     fake.uiStore.set('loggerOpen', 'true');
     fake.uiStore.set('loggerHeight', '333');
     renderApp(fake);
-    const panel = await screen.findByTestId('logger-panel');
+    const panel = await screen.findByTestId('bottom-dock');
     expect(panel.style.height).toBe('333px');
   });
 
@@ -147,16 +147,16 @@ describe('JSON-RPC logger', () => {
     const { fake, user } = await openLogger();
     const handle = screen.getByTestId('logger-resize');
     handle.focus();
-    const before = parseInt(screen.getByTestId('logger-panel').style.height, 10);
-    Object.defineProperty(screen.getByTestId('logger-panel').parentElement!, 'clientHeight', { value: 800, configurable: true });
+    const before = parseInt(screen.getByTestId('bottom-dock').style.height, 10);
+    Object.defineProperty(screen.getByTestId('bottom-dock').parentElement!, 'clientHeight', { value: 800, configurable: true });
     await user.keyboard('{ArrowUp}');
-    expect(parseInt(screen.getByTestId('logger-panel').style.height, 10)).toBe(before + 16);
+    expect(parseInt(screen.getByTestId('bottom-dock').style.height, 10)).toBe(before + 16);
     expect(fake.uiStore.get('loggerHeight')).toBe(String(before + 16));
   });
 
   it('resizes by dragging the top edge', async () => {
     const { fake } = await openLogger();
-    const panel = screen.getByTestId('logger-panel');
+    const panel = screen.getByTestId('bottom-dock');
     Object.defineProperty(panel.parentElement!, 'clientHeight', { value: 800, configurable: true });
     const handle = screen.getByTestId('logger-resize');
     const before = parseInt(panel.style.height, 10);

@@ -255,6 +255,67 @@ describe('Resources screen', () => {
     expect(await screen.findByTestId('resource-preview')).toHaveTextContent('contents of test://static/1');
   });
 
+  it('subscribes to a resource, shows updates live and re-reads it', async () => {
+    let version = 1;
+    const { user, fake } = renderApp({
+      servers: [{ spec: spec({ id: 'a', command: 'x' }), status: status({ id: 'a', state: 'connected', canSubscribe: true }) }],
+      resources: { a: [res(1), res(2)] },
+      readResult: (_s, uri) => ({ contents: [{ uri, mimeType: 'text/plain', text: `version ${version}` }] }),
+    });
+    await go(user, 'resources');
+    await user.click(await screen.findByTestId('resource-item-test://static/1'));
+    expect(await screen.findByTestId('resource-text')).toHaveTextContent('version 1');
+    const btn = screen.getByTestId('resource-subscribe');
+    expect(btn).toHaveAttribute('data-subscribed', 'false');
+    expect(screen.queryByTestId('resource-live')).toBeNull();
+    await user.click(btn);
+    await waitFor(() => expect(btn).toHaveAttribute('data-subscribed', 'true'));
+    expect(fake.callsOf('SubscribeResource')).toEqual([['a', 'test://static/1']]);
+    expect(screen.getByTestId('resource-live')).toHaveAttribute('data-count', '0');
+
+    // An update of another resource or server is counted apart; this one re-reads.
+    fake.updateResource('b', 'test://static/1');
+    fake.updateResource('a', 'test://static/2');
+    version = 2;
+    fake.updateResource('a', 'test://static/1', Date.UTC(2026, 10, 23, 8, 0, 0));
+    await waitFor(() => expect(screen.getByTestId('resource-text')).toHaveTextContent('version 2'));
+    expect(screen.getByTestId('resource-live')).toHaveAttribute('data-count', '1');
+    expect(fake.callsOf('ReadResource').filter(([, u]) => u === 'test://static/1')).toHaveLength(2);
+    expect(fake.callsOf('ReadResource').filter(([, u]) => u === 'test://static/2')).toHaveLength(0);
+
+    await user.click(btn);
+    await waitFor(() => expect(btn).toHaveAttribute('data-subscribed', 'false'));
+    expect(fake.callsOf('UnsubscribeResource')).toEqual([['a', 'test://static/1']]);
+    expect(screen.queryByTestId('resource-live')).toBeNull();
+  });
+
+  it('says why a subscription failed, and offers none when the server cannot', async () => {
+    const { user, fake } = renderApp({
+      servers: [{ spec: spec({ id: 'a', command: 'x' }), status: status({ id: 'a', state: 'connected', canSubscribe: true }) }],
+      resources: { a: [res(1)] },
+    });
+    fake.subscribeError = 'server "a" does not offer resource subscriptions';
+    await go(user, 'resources');
+    await user.click(await screen.findByTestId('resource-item-test://static/1'));
+    await user.click(screen.getByTestId('resource-subscribe'));
+    expect(await screen.findByTestId('resource-subscribe-error')).toHaveTextContent('does not offer resource subscriptions');
+    expect(screen.getByTestId('resource-subscribe')).toHaveAttribute('data-subscribed', 'false');
+
+    fake.setStatus('a', { canSubscribe: false });
+    await waitFor(() => expect(screen.getByTestId('resource-subscribe')).toBeDisabled());
+  });
+
+  it('shows subscriptions kept by the backend when the screen opens', async () => {
+    const { user, fake } = renderApp({
+      servers: [{ spec: spec({ id: 'a', command: 'x' }), status: status({ id: 'a', state: 'connected', canSubscribe: true }) }],
+      resources: { a: [res(1)] },
+    });
+    fake.subscriptions = { a: ['test://static/1'] };
+    await go(user, 'resources');
+    await user.click(await screen.findByTestId('resource-item-test://static/1'));
+    await waitFor(() => expect(screen.getByTestId('resource-subscribe')).toHaveAttribute('data-subscribed', 'true'));
+  });
+
   it('fills a template, shows the URI live and reads it (Enter reads too)', async () => {
     const templates: ResourceTemplate[] = [
       { name: 'posts', title: 'User posts', uriTemplate: 'users://{id}/posts{?limit,q}', description: 'Posts by one user' },

@@ -142,6 +142,52 @@ describe('Tools screen', () => {
     expect(JSON.parse(fake.copied.at(-1)!)).toEqual({ content: [{ type: 'text', text: JSON.stringify(req.arguments) }] });
   });
 
+  it('docks the results below, beside the logger, and moves them back on request (B4)', async () => {
+    const { user, fake } = await openTools();
+    await pick(user, 'echo');
+    // By default the results sit in the bottom panel, even with the logger closed.
+    const dock = await screen.findByTestId('bottom-dock');
+    expect(dock).toHaveAttribute('data-logger', 'closed');
+    expect(dock).toHaveAttribute('data-results', 'docked');
+    expect(within(screen.getByTestId('dock-results')).getByTestId('tool-output')).toBeInTheDocument();
+    expect(within(screen.getByTestId('tool-detail')).queryByTestId('tool-output')).toBeNull();
+
+    // With the logger open: logger | results, split by a remembered handle.
+    await user.keyboard('{Control>}j{/Control}');
+    await waitFor(() => expect(dock).toHaveAttribute('data-logger', 'open'));
+    expect(within(dock).getByTestId('logger-panel')).toBeInTheDocument();
+    const split = within(dock).getByTestId('dock-split');
+    split.focus();
+    await user.keyboard('{ArrowRight}');
+    await waitFor(() => expect(fake.uiStore.get('dockSplit')).toBe('576'));
+
+    await user.type(input('message'), 'hello');
+    await user.click(screen.getByTestId('tool-run'));
+    expect(await within(screen.getByTestId('dock-results')).findByTestId('tool-result')).toHaveTextContent('hello');
+
+    // Undock: the results go back beside the form; the choice is remembered.
+    await user.click(screen.getByTestId('tool-dock-toggle'));
+    expect(within(screen.getByTestId('tool-detail')).getByTestId('tool-result')).toHaveTextContent('hello');
+    expect(dock).toHaveAttribute('data-results', 'none');
+    expect(screen.queryByTestId('dock-results')).toBeNull();
+    expect(fake.uiStore.get('dockResults')).toBe('false');
+
+    // Leaving the screen takes the docked results with it.
+    await user.click(screen.getByTestId('tool-dock-toggle'));
+    expect(screen.getByTestId('dock-results')).toBeInTheDocument();
+    await go(user, 'servers');
+    await waitFor(() => expect(screen.getByTestId('bottom-dock')).toHaveAttribute('data-results', 'none'));
+  });
+
+  it('remembers results beside the form across restarts', async () => {
+    const fake = new FakeBackend({ servers: [everything, other], tools: { everything: [echo], other: [] } });
+    fake.uiStore.set('dockResults', 'false');
+    const { user } = await openTools(fake);
+    await pick(user, 'echo');
+    expect(within(screen.getByTestId('tool-detail')).getByTestId('tool-output')).toBeInTheDocument();
+    expect(screen.queryByTestId('bottom-dock')).toBeNull();
+  });
+
   it('validates before running: messages next to the fields and a summary', async () => {
     const { user, fake } = await openTools();
     await pick(user, 'echo');
