@@ -17,6 +17,7 @@ import (
 
 	"mcpdesk/backend/events"
 	mcppool "mcpdesk/backend/mcp"
+	"mcpdesk/backend/providers"
 	"mcpdesk/backend/secrets"
 	"mcpdesk/backend/settings"
 	"mcpdesk/backend/shellenv"
@@ -45,8 +46,10 @@ type App struct {
 	stop    context.CancelFunc
 	started time.Time
 
-	mcp      *mcppool.MCPPool
-	settings *settings.Service
+	mcp       *mcppool.MCPPool
+	settings  *settings.Service
+	providers *providers.ProviderManager
+	models    *providers.Manager
 }
 
 // NewApp opens the data folder and builds every service; nothing connects
@@ -65,27 +68,38 @@ func NewApp(cfg Config) (*App, error) {
 	a.store = st
 	configFile := filepath.Join(dir, "mcp.config.json")
 	desk := mcppool.NewElicitationDesk(emitter{a}, 0)
+	env := shellenv.NewProvider(true, shellenv.WithLogger(a.logger))
 	a.pool = mcppool.New(mcppool.Options{
 		ConfigPath: configFile,
 		Watch:      true,
 		// A window launched from a desktop does not inherit the shell's
 		// PATH: stdio servers start with the login shell's environment.
-		Env:        shellenv.NewProvider(true, shellenv.WithLogger(a.logger)),
+		Env:        env,
 		ClientInfo: mcp.Implementation{Name: "mcpdesk", Title: "MCP Desk", Version: cfg.Version},
 		Emitter:    emitter{a},
 		Logger:     a.logger,
 		Elicitor:   desk,
 	})
 	a.mcp = mcppool.NewService(a.pool, picker{a}, mcppool.WithElicitationDesk(desk), mcppool.WithSavedRequests(st))
+	keychain := secrets.NewKeyring(keychainService)
+	a.models = providers.NewManager(providers.Options{
+		Store:   st,
+		Secrets: keychain,
+		// A key named by an environment variable may be set in the login
+		// shell only, as stdio servers' variables are.
+		LookupEnv: shellLookup(env),
+		Logger:    a.logger,
+	})
+	a.providers = providers.NewService(a.models)
 	a.settings = settings.New(st, settings.AppInfo{
 		Version: cfg.Version, DataDir: dir, ConfigFile: configFile, DatabaseFile: st.Path(),
-	}, settings.WithLogger(a.logger), settings.WithKeychain(secrets.NewKeyring(keychainService)))
+	}, settings.WithLogger(a.logger), settings.WithKeychain(keychain))
 	return a, nil
 }
 
 // Bindings lists the services whose exported methods JavaScript may call.
 func (a *App) Bindings() []any {
-	return []any{a.mcp, a.settings}
+	return []any{a.mcp, a.settings, a.providers}
 }
 
 func (a *App) startup(ctx context.Context) {
@@ -181,4 +195,18 @@ func openLog(dir string) (*slog.Logger, io.Closer) {
 		}
 	}
 	return slog.New(slog.NewTextHandler(os.Stderr, opts)), nil
+}
+
+// shellLookup looks a variable up in the login shell's environment, then in
+// the process's own.
+func shellLookup(env *shellenv.Provider) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		prefix := name + "="
+		for _, kv := range env.Environ(context.Background()) {
+			if len(kv) > len(prefix) && kv[:len(prefix)] == prefix {
+				return kv[len(prefix):], true
+			}
+		}
+		return os.LookupEnv(name)
+	}
 }

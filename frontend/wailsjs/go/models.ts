@@ -913,6 +913,275 @@ export namespace mcp {
 
 }
 
+export namespace providers {
+	
+	export class ConnectionResult {
+	    ok: boolean;
+	    models: number;
+	    latencyMs: number;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConnectionResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.models = source["models"];
+	        this.latencyMs = source["latencyMs"];
+	        this.error = source["error"];
+	    }
+	}
+	export class Model {
+	    id: string;
+	    ownedBy?: string;
+	    listed: boolean;
+	    manual: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Model(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.ownedBy = source["ownedBy"];
+	        this.listed = source["listed"];
+	        this.manual = source["manual"];
+	    }
+	}
+	export class ModelList {
+	    provider: string;
+	    models: Model[];
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.models = this.convertValues(source["models"], Model);
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ModelRef {
+	    provider: string;
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	    }
+	}
+	export class OllamaStatus {
+	    running: boolean;
+	    version?: string;
+	    url: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new OllamaStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.running = source["running"];
+	        this.version = source["version"];
+	        this.url = source["url"];
+	    }
+	}
+	export class PickerProvider {
+	    id: string;
+	    name: string;
+	    type: 'openai' | 'ollama';
+	    models: Model[];
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PickerProvider(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.models = this.convertValues(source["models"], Model);
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Preset {
+	    id: string;
+	    name: string;
+	    type: 'openai' | 'ollama';
+	    baseUrl: string;
+	    keyEnv: string;
+	    keyUrl: string;
+	    needsKey: boolean;
+	    azure: boolean;
+	    headers: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Preset(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.baseUrl = source["baseUrl"];
+	        this.keyEnv = source["keyEnv"];
+	        this.keyUrl = source["keyUrl"];
+	        this.needsKey = source["needsKey"];
+	        this.azure = source["azure"];
+	        this.headers = source["headers"];
+	    }
+	}
+	export class Provider {
+	    id: string;
+	    name: string;
+	    type: 'openai' | 'ollama';
+	    preset: string;
+	    baseUrl: string;
+	    keyEnv: string;
+	    azure: boolean;
+	    azureApiVersion: string;
+	    headers: Record<string, string>;
+	    enabled: boolean;
+	    manualModels: string[];
+	    needsKey: boolean;
+	    hasKey: boolean;
+	    keySource: 'keychain' | 'env' | 'none';
+	    keyProblem?: string;
+	    usable: boolean;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Provider(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.preset = source["preset"];
+	        this.baseUrl = source["baseUrl"];
+	        this.keyEnv = source["keyEnv"];
+	        this.azure = source["azure"];
+	        this.azureApiVersion = source["azureApiVersion"];
+	        this.headers = source["headers"];
+	        this.enabled = source["enabled"];
+	        this.manualModels = source["manualModels"];
+	        this.needsKey = source["needsKey"];
+	        this.hasKey = source["hasKey"];
+	        this.keySource = source["keySource"];
+	        this.keyProblem = source["keyProblem"];
+	        this.usable = source["usable"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProviderInput {
+	    id: string;
+	    name: string;
+	    type: string;
+	    preset: string;
+	    baseUrl: string;
+	    keyEnv: string;
+	    azure: boolean;
+	    azureApiVersion: string;
+	    headers: Record<string, string>;
+	    enabled?: boolean;
+	    apiKey?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.preset = source["preset"];
+	        this.baseUrl = source["baseUrl"];
+	        this.keyEnv = source["keyEnv"];
+	        this.azure = source["azure"];
+	        this.azureApiVersion = source["azureApiVersion"];
+	        this.headers = source["headers"];
+	        this.enabled = source["enabled"];
+	        this.apiKey = source["apiKey"];
+	    }
+	}
+
+}
+
 export namespace settings {
 	
 	export class AppInfo {
