@@ -87,6 +87,34 @@ func TestElicitationEverything(t *testing.T) {
 	}
 }
 
+// TestElicitationURLMode: the pool declares URL-mode elicitation, so
+// server-everything offers trigger-url-elicitation; its question reaches the
+// desk as mode "url" with the full URL, and a decline goes back to the tool.
+func TestElicitationURLMode(t *testing.T) {
+	entry := npmServer(t, "server-everything")
+	p, em := elicitPool(t, mcpconfig.Server{ID: "everything", Command: "node", Args: []string{entry, "stdio"}},
+		func(q events.ElicitationPayload) (string, map[string]any) { return "decline", nil })
+	tools, _ := p.Tools("everything")
+	var listed bool
+	for _, tl := range tools {
+		listed = listed || tl.Name == "trigger-url-elicitation"
+	}
+	if !listed {
+		t.Fatal("server-everything does not offer trigger-url-elicitation: URL mode not declared")
+	}
+	const url = "https://example.com/authorize?state=abc&scope=read%20write"
+	res, err := p.CallTool(context.Background(), "everything", "trigger-url-elicitation", map[string]any{"url": url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(em.asked) != 1 || em.asked[0].Mode != "url" || em.asked[0].URL != url {
+		t.Fatalf("questions: %+v", em.asked)
+	}
+	if text := resultText(res); !strings.Contains(text, "decline") {
+		t.Fatalf("the tool did not see the decline: %s", text)
+	}
+}
+
 // TestElicitationBothRevisions asks two questions in sequence during one
 // call of our test server: as server-initiated requests on 2025-11-25, and
 // as input_required results retried with the answers (multi-round trip) on

@@ -178,9 +178,15 @@ func (d *dialer) dial(ctx context.Context, srv mcpconfig.Server) (*Session, erro
 		}()
 		ctx = hctx
 	}
+	var caps mcp.ClientCapabilities
+	if d.elicitor != nil {
+		// Both modes: a form the dialog renders, and a URL the user opens
+		// after a consent screen.
+		caps.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}
+	}
 	init, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
 		ClientInfo:   d.clientInfo,
-		Capabilities: mcp.ClientCapabilities{},
+		Capabilities: caps,
 	}})
 	if err != nil {
 		return fail(fmt.Errorf("initialize: %w", err))

@@ -196,20 +196,27 @@ export class ResourcesStore {
     const off = on('mcp:list-changed', (p) => {
       if (p.kind === 'resources' && p.server === this.#server && !this.#stale) void this.refresh();
     });
+    return () => {
+      off();
+      this.#stale = true;
+    };
+  }
+
+  /**
+   * watchUpdates follows mcp:resource-updated for the life of the app, since
+   * updates arrive while the user is on another screen (running the tool
+   * that changed the resource, say). It returns the cleanup.
+   */
+  watchUpdates(): () => void {
     // A subscribed resource changed: count it, and read it again when it is
     // the one shown, keeping the old contents on screen until the new arrive.
-    const offUpdated = on('mcp:resource-updated', (p) => {
+    return on('mcp:resource-updated', (p) => {
       if (p.server !== this.#server) return;
       const prev = this.#updates[p.uri];
       this.#updates[p.uri] = { count: (prev?.count ?? 0) + 1, at: p.at };
       const r = this.#read;
       if (r && r.uri === p.uri && !r.loading) void this.readURI(r.uri, r.name, true);
     });
-    return () => {
-      off();
-      offUpdated();
-      this.#stale = true;
-    };
   }
 
   /**

@@ -283,8 +283,17 @@ describe('Resources screen', () => {
     expect(fake.callsOf('ReadResource').filter(([, u]) => u === 'test://static/1')).toHaveLength(2);
     expect(fake.callsOf('ReadResource').filter(([, u]) => u === 'test://static/2')).toHaveLength(0);
 
-    await user.click(btn);
-    await waitFor(() => expect(btn).toHaveAttribute('data-subscribed', 'false'));
+    // An update that arrives while the user is on another screen counts too.
+    await go(user, 'tools');
+    version = 3;
+    fake.updateResource('a', 'test://static/1');
+    await go(user, 'resources');
+    await waitFor(() => expect(screen.getByTestId('resource-live')).toHaveAttribute('data-count', '2'));
+    await waitFor(() => expect(screen.getByTestId('resource-text')).toHaveTextContent('version 3'));
+
+    const again = screen.getByTestId('resource-subscribe');
+    await user.click(again);
+    await waitFor(() => expect(again).toHaveAttribute('data-subscribed', 'false'));
     expect(fake.callsOf('UnsubscribeResource')).toEqual([['a', 'test://static/1']]);
     expect(screen.queryByTestId('resource-live')).toBeNull();
   });
