@@ -1,7 +1,12 @@
 // Inspector figures in a real browser against the dev binary (run by
 // `make bench`): time from clicking Run to the rendered result for `echo`
-// and for a 1 MB text result, and time to list and render a server with
-// 1,000 tools. Prints figures; asserts nothing about speed.
+// and for a 1 MB text result, and for servers with 1,000 and 10,000 tools
+// the time until the tool list is usable, to a search result, back to the
+// whole list and to the last row scrolled to. Prints figures; asserts
+// nothing about speed.
+//
+// MCPDESK_BIN runs another dev binary than build/bin/mcpdesk-dev;
+// BENCH_TOOLS_ONLY=1 prints only the tool-list figures.
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -24,8 +29,11 @@ mkdirSync(data, { recursive: true });
 writeFileSync(join(data, 'mcp.config.json'), JSON.stringify({ mcpServers: {
   demo: { command: testServer },
   many: { command: testServer, args: ['--tools', '1000'] },
+  huge: { command: testServer, args: ['--tools', '10000'] },
 } }));
-const app = spawn('xvfb-run', ['-a', join(root, 'build/bin/mcpdesk-dev'), '-devserver', `127.0.0.1:${port}`], {
+const bin = process.env.MCPDESK_BIN ? resolve(process.env.MCPDESK_BIN) : join(root, 'build/bin/mcpdesk-dev');
+const toolsOnly = process.env.BENCH_TOOLS_ONLY === '1';
+const app = spawn('xvfb-run', ['-a', bin, '-devserver', `127.0.0.1:${port}`], {
   cwd: root, detached: true, stdio: 'ignore',
   env: { ...process.env, MCPDESK_DATA_DIR: data, XDG_DATA_HOME: join(work, 'x'), XDG_CACHE_HOME: join(work, 'c') },
 });
@@ -41,8 +49,8 @@ const browser = await chromium.launch({
 const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
 await page.goto(url);
 await page.getByTestId('nav-servers').click();
-for (const id of ['demo', 'many']) {
-  await page.getByTestId(`server-${id}`).getByTestId('server-state').filter({ hasText: /connected/i }).waitFor({ timeout: 30000 });
+for (const id of ['demo', 'many', 'huge']) {
+  await page.getByTestId(`server-${id}`).getByTestId('server-state').filter({ hasText: /connected/i }).waitFor({ timeout: 60000 });
 }
 await page.getByTestId('nav-tools').click();
 
@@ -80,12 +88,91 @@ async function runToRender(tool, fill, expectText, runs) {
   return times;
 }
 
-const echo = await runToRender('echo', () => page.getByTestId('schema-field-message').locator('input, textarea').first().fill('bench'), 'Echo: bench', 20);
-console.log(`run → rendered result, echo: median ${median(echo).toFixed(1)} ms (20 runs, min ${Math.min(...echo).toFixed(1)}, max ${Math.max(...echo).toFixed(1)})`);
-const big = await runToRender('big', () => page.getByTestId('schema-field-bytes').locator('input').first().fill('1048576'), 'Show all', 5);
-console.log(`run → rendered result, 1 MB text: median ${median(big).toFixed(1)} ms (5 runs, min ${Math.min(...big).toFixed(1)}, max ${Math.max(...big).toFixed(1)})`);
+if (!toolsOnly) {
+  const echo = await runToRender('echo', () => page.getByTestId('schema-field-message').locator('input, textarea').first().fill('bench'), 'Echo: bench', 20);
+  console.log(`run → rendered result, echo: median ${median(echo).toFixed(1)} ms (20 runs, min ${Math.min(...echo).toFixed(1)}, max ${Math.max(...echo).toFixed(1)})`);
+  const big = await runToRender('big', () => page.getByTestId('schema-field-bytes').locator('input').first().fill('1048576'), 'Show all', 5);
+  console.log(`run → rendered result, 1 MB text: median ${median(big).toFixed(1)} ms (5 runs, min ${Math.min(...big).toFixed(1)}, max ${Math.max(...big).toFixed(1)})`);
+}
 
-// 1,000 tools: switch to the server and wait until its last tool is listed.
+// The tool list's figures, each measured in the page from the change to the
+// frame after the wanted rows are in the DOM (so the rendering and the
+// layout they cost are in it):
+//   usable list  picking the server (from demo) until its first tool shows;
+//                the first time includes fetching the list from the server
+//   search       typing the last tool's name until it is the only row
+//   clear        emptying the search until the whole list shows again
+//   scroll       jumping to the end of the list until the last row shows
+const toolRows = '[data-testid^="tool-item-"]';
+async function measure(change, want) {
+  return page.evaluate(async ({ change, want, toolRows }) => {
+    const byId = (id) => document.querySelector(`[data-testid="${id}"]`);
+    const ready = () => {
+      if (want.present && !byId(want.present)) return false;
+      if (want.absent && byId(want.absent)) return false;
+      const n = document.querySelectorAll(toolRows).length;
+      return !(want.rows === 'one' && n !== 1) && !(want.rows === 'many' && n < 2);
+    };
+    const start = performance.now();
+    if (change.select) {
+      const el = byId('tools-server-select');
+      el.value = change.select;
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    } else if (change.search !== undefined) {
+      const el = byId('tools-search');
+      el.value = change.search;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    } else if (change.scrollEnd) {
+      const el = byId('tool-item-tool_0001')?.closest('.scroll') ?? document.querySelector(toolRows).closest('.scroll');
+      el.scrollTop = el.scrollHeight;
+    }
+    await new Promise((resolve, reject) => {
+      const give = setTimeout(() => reject(new Error(`not ready after 120 s: ${JSON.stringify(want)}`)), 120000);
+      const check = () => {
+        if (ready()) {
+          clearTimeout(give);
+          requestAnimationFrame(() => resolve());
+        } else requestAnimationFrame(check);
+      };
+      check();
+    });
+    return performance.now() - start;
+  }, { change, want, toolRows });
+}
+
+const stats = (xs) => `median ${median(xs).toFixed(0)} ms (${xs.length} runs, min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
+async function listFigures(server, count, last, end, runs) {
+  const label = count.toLocaleString('en');
+  const open = [];
+  const search = [];
+  const clear = [];
+  const scroll = [];
+  let rendered = 0;
+  for (let i = 0; i < runs; i++) {
+    await page.getByTestId('tools-search').fill('');
+    await page.getByTestId('tools-server-select').selectOption('demo');
+    await page.getByTestId('tool-item-echo').waitFor();
+    open.push(await measure({ select: server }, { present: 'tool-item-tool_0001' }));
+    rendered = await page.locator(toolRows).count();
+    search.push(await measure({ search: last }, { present: `tool-item-${last}`, rows: 'one' }));
+    clear.push(await measure({ search: '' }, { present: 'tool-item-tool_0001', rows: 'many' }));
+    scroll.push(await measure({ scrollEnd: true }, { present: `tool-item-${end}` }));
+  }
+  console.log(`${label} tools, usable list, first time (list fetched): ${open[0].toFixed(0)} ms`);
+  if (runs > 1) console.log(`${label} tools, usable list, again: ${stats(open.slice(1))}`);
+  console.log(`${label} tools, search → only “${last}” shown: ${stats(search)}`);
+  console.log(`${label} tools, clear search → whole list shown: ${stats(clear)}`);
+  console.log(`${label} tools, scroll to the end → last row shown: ${stats(scroll)}`);
+  console.log(`${label} tools, tool rows in the DOM: ${rendered}`);
+}
+
+// last: the tool searched for; end: the last row (tool names sort as text).
+await listFigures('many', 1000, 'tool_1000', 'tool_1000', 6);
+await listFigures('huge', 10000, 'tool_10000', 'tool_9999', Number(process.env.BENCH_HUGE_RUNS || 4));
+
+// As measured before the list was virtualised: switch to the server, search
+// for its last tool and wait until it is listed (Playwright's round trips
+// included).
 const lists = [];
 for (let i = 0; i < 5; i++) {
   await page.getByTestId('tools-server-select').selectOption('demo');
@@ -98,8 +185,6 @@ for (let i = 0; i < 5; i++) {
   await page.getByTestId('tools-search').fill('');
 }
 console.log(`list + render 1,000 tools and find the last: median ${median(lists)} ms (5 runs)`);
-const rendered = await page.locator('[data-testid^="tool-item-"]').count();
-console.log(`tool rows in the DOM with 1,000 tools listed: ${rendered}`);
 
 await browser.close();
 try { process.kill(-app.pid, 'SIGTERM'); } catch {}
