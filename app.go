@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"mcpdesk/backend/chat"
 	"mcpdesk/backend/events"
 	mcppool "mcpdesk/backend/mcp"
 	"mcpdesk/backend/providers"
@@ -50,6 +51,8 @@ type App struct {
 	settings  *settings.Service
 	providers *providers.ProviderManager
 	models    *providers.Manager
+	chat      *chat.ChatService
+	engine    *chat.Engine
 }
 
 // NewApp opens the data folder and builds every service; nothing connects
@@ -91,6 +94,11 @@ func NewApp(cfg Config) (*App, error) {
 		Logger:    a.logger,
 	})
 	a.providers = providers.NewService(a.models)
+	a.engine = chat.New(chat.Options{Store: st, Models: a.models, Tools: a.pool, Emitter: emitter{a}, Logger: a.logger})
+	// The chat engine answers servers' sampling requests with a model
+	// (SPEC A11); the pool asks it, so it is installed once both exist.
+	a.pool.SetSampler(a.engine)
+	a.chat = chat.NewService(a.engine, picker{a})
 	a.settings = settings.New(st, settings.AppInfo{
 		Version: cfg.Version, DataDir: dir, ConfigFile: configFile, DatabaseFile: st.Path(),
 	}, settings.WithLogger(a.logger), settings.WithKeychain(keychain))
@@ -99,7 +107,7 @@ func NewApp(cfg Config) (*App, error) {
 
 // Bindings lists the services whose exported methods JavaScript may call.
 func (a *App) Bindings() []any {
-	return []any{a.mcp, a.settings, a.providers}
+	return []any{a.mcp, a.settings, a.providers, a.chat}
 }
 
 func (a *App) startup(ctx context.Context) {
@@ -108,6 +116,11 @@ func (a *App) startup(ctx context.Context) {
 	// shutdown stops it explicitly, after its children are gone.
 	poolCtx, stop := context.WithCancel(context.Background())
 	a.stop = stop
+	// Turns cut short by the last exit are marked interrupted before the
+	// window can start new ones.
+	if err := a.engine.Start(poolCtx); err != nil {
+		a.logger.Warn("chat recovery", "err", err)
+	}
 	if err := a.pool.Start(poolCtx); err != nil {
 		a.logger.Warn("mcp config not loaded", "err", err)
 	}
@@ -136,6 +149,7 @@ func (a *App) shutdown(context.Context) {
 	if a.stop != nil {
 		a.stop()
 	}
+	a.engine.Close()
 	a.pool.Close()
 	if err := a.store.Close(); err != nil {
 		a.logger.Warn("close database", "err", err)
@@ -180,6 +194,14 @@ func (p picker) OpenFolder(title string) (string, error) {
 		return "", fmt.Errorf("the window is not ready")
 	}
 	return runtime.OpenDirectoryDialog(*ctx, runtime.OpenDialogOptions{Title: title, CanCreateDirectories: true})
+}
+
+func (p picker) SaveFile(title, defaultName string) (string, error) {
+	ctx := p.a.ctx.Load()
+	if ctx == nil {
+		return "", fmt.Errorf("the window is not ready")
+	}
+	return runtime.SaveFileDialog(*ctx, runtime.SaveDialogOptions{Title: title, DefaultFilename: defaultName, CanCreateDirectories: true})
 }
 
 // openLog writes the app's log to <data>/logs/mcpdesk.log and stderr.

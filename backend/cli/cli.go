@@ -61,6 +61,8 @@ var commands = []command{
 	{"servers", "connect every configured server and print each one's status as JSON", runServers},
 	{"import", "merge the servers of a Claude Desktop / Cursor / VS Code / Windsurf / Cline config into MCP Desk's", runImport},
 	{"providers", "list, add or remove LLM providers and list a provider's models (keys go to the OS keychain)", runProviders},
+	{"chat", "send a message and stream the answer, letting the model use MCP tools (same engine, database and policies as the window)", runChat},
+	{"conversations", "list, show or export conversations (Markdown or JSON)", runConversations},
 	{"version", "print the version", func(_ context.Context, _ globals, _ []string, env Env) int {
 		fmt.Fprintln(env.Stdout, env.Version)
 		return exitOK

@@ -28,6 +28,8 @@ type calls struct {
 type runningCall struct {
 	cancel context.CancelCauseFunc
 	touch  func() // called on each progress notification
+	// observe, when set, hears each progress notification too.
+	observe func(events.ProgressPayload)
 }
 
 func newCalls(emit events.Emitter) *calls {
@@ -79,6 +81,9 @@ func (cs *calls) progress(n mcp.JSONRPCNotification) {
 	p.Total, _ = f["total"].(float64)
 	p.Message, _ = f["message"].(string)
 	cs.emit.Emit(events.Progress, p)
+	if rc.observe != nil {
+		rc.observe(p)
+	}
 }
 
 // CallToolTracked calls a tool under callID: CancelCall(callID) stops it
@@ -86,6 +91,11 @@ func (cs *calls) progress(n mcp.JSONRPCNotification) {
 // is published as events, and its timeout restarts with every progress
 // notification. It returns the result and how long the call took.
 func (p *Pool) CallToolTracked(ctx context.Context, callID, server, tool string, args map[string]any) (*mcp.CallToolResult, time.Duration, error) {
+	return p.callToolTracked(ctx, callID, server, tool, args, nil)
+}
+
+func (p *Pool) callToolTracked(ctx context.Context, callID, server, tool string, args map[string]any,
+	observe func(events.ProgressPayload)) (*mcp.CallToolResult, time.Duration, error) {
 	if callID == "" {
 		return nil, 0, errors.New("a call id is required")
 	}
@@ -105,7 +115,7 @@ func (p *Pool) CallToolTracked(ctx context.Context, callID, server, tool string,
 	defer cancel(nil)
 	timer := time.AfterFunc(timeout, func() { cancel(errTimeout) })
 	defer timer.Stop()
-	if err := p.calls.add(callID, &runningCall{cancel: cancel, touch: func() { timer.Reset(timeout) }}); err != nil {
+	if err := p.calls.add(callID, &runningCall{cancel: cancel, touch: func() { timer.Reset(timeout) }, observe: observe}); err != nil {
 		return nil, 0, err
 	}
 	defer p.calls.remove(callID)
@@ -117,7 +127,13 @@ func (p *Pool) CallToolTracked(ctx context.Context, callID, server, tool string,
 		Name: tool, Arguments: args, Meta: &mcp.Meta{ProgressToken: callID},
 	}}
 	start := time.Now()
-	res, err := sess.Client.CallTool(ctx, req)
+	var res *mcp.CallToolResult
+	if c.taskRequired(tool) && !mcp.IsModernProtocol(sess.Protocol) {
+		n := 0
+		res, err = callAsTask(ctx, sess, req, func(msg string) { n++; p.calls.status(callID, n, msg) })
+	} else {
+		res, err = sess.Client.CallTool(ctx, req)
+	}
 	elapsed := time.Since(start)
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {

@@ -42,6 +42,9 @@ type Options struct {
 	// Elicitor answers servers' questions (SPEC A10); nil declares no
 	// elicitation capability.
 	Elicitor Elicitor
+	// Sampler answers servers' sampling/createMessage (SPEC A11); nil
+	// declares no sampling capability. See also Pool.SetSampler.
+	Sampler Sampler
 }
 
 // Pool holds one supervised connection per configured server.
@@ -52,6 +55,8 @@ type Pool struct {
 	log    *RPCLog
 	dialer *dialer
 	calls  *calls
+	// sampling holds the Sampler connections install as they dial.
+	sampling samplerSlot
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -89,12 +94,14 @@ func New(opts Options) *Pool {
 		table:  naming.Build(nil),
 		calls:  newCalls(opts.Emitter),
 	}
+	p.sampling.set(opts.Sampler)
 	p.dialer = &dialer{
 		env:        opts.Env,
 		log:        opts.Log,
 		clientInfo: opts.ClientInfo,
 		logger:     opts.Logger,
 		elicitor:   opts.Elicitor,
+		sampler:    p.sampling.get,
 		roots: func(id string) []string {
 			if c := p.conn(id); c != nil {
 				return c.roots()

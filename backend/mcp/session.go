@@ -63,6 +63,9 @@ type dialer struct {
 	logger     *slog.Logger
 	// elicitor answers servers' questions; nil declares no elicitation.
 	elicitor Elicitor
+	// sampler returns the Sampler answering sampling/createMessage; nil,
+	// or a nil result, declares no sampling.
+	sampler func() Sampler
 	// roots returns a server's current roots; nil uses the dialled config's.
 	roots func(serverID string) []string
 	// onNotification receives every server notification of a session.
@@ -127,6 +130,11 @@ func (d *dialer) dial(ctx context.Context, srv mcpconfig.Server) (*Session, erro
 	}
 	if d.elicitor != nil {
 		opts = append(opts, client.WithElicitationHandler(elicitHandler{server: srv.ID, e: d.elicitor}))
+	}
+	if d.sampler != nil {
+		if s := d.sampler(); s != nil {
+			opts = append(opts, client.WithSamplingHandler(samplingHandler{server: srv.ID, s: s}))
+		}
 	}
 	roots := d.roots
 	if roots == nil {

@@ -1,5 +1,370 @@
+export namespace chat {
+	
+	export class ApprovalDecision {
+	    action: 'run' | 'cancel';
+	    policy: 'once' | 'conversation' | 'always' | 'server' | 'never' | '';
+	    arguments?: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ApprovalDecision(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.action = source["action"];
+	        this.policy = source["policy"];
+	        this.arguments = source["arguments"];
+	    }
+	}
+	export class ToolRef {
+	    server: string;
+	    tool: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.tool = source["tool"];
+	    }
+	}
+	export class ApprovalPolicies {
+	    alwaysAllow: ToolRef[];
+	    autoServers: string[];
+	    never: ToolRef[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ApprovalPolicies(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.alwaysAllow = this.convertValues(source["alwaysAllow"], ToolRef);
+	        this.autoServers = source["autoServers"];
+	        this.never = this.convertValues(source["never"], ToolRef);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ChatSettings {
+	    maxSteps: number;
+	    toolTimeoutMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.maxSteps = source["maxSteps"];
+	        this.toolTimeoutMs = source["toolTimeoutMs"];
+	    }
+	}
+	export class ConversationView {
+	    conversation: store.Conversation;
+	    messages: store.Message[];
+	    running: string;
+	    approvals: events.ChatApprovalPayload[];
+	    sampling: events.ChatSamplingPayload[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ConversationView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversation = this.convertValues(source["conversation"], store.Conversation);
+	        this.messages = this.convertValues(source["messages"], store.Message);
+	        this.running = source["running"];
+	        this.approvals = this.convertValues(source["approvals"], events.ChatApprovalPayload);
+	        this.sampling = this.convertValues(source["sampling"], events.ChatSamplingPayload);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class NewConversationInput {
+	    title: string;
+	    settings: store.ConversationSettings;
+	
+	    static createFrom(source: any = {}) {
+	        return new NewConversationInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.settings = this.convertValues(source["settings"], store.ConversationSettings);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class OfferedTool {
+	    name: string;
+	    server: string;
+	    tool: string;
+	    title: string;
+	    description: string;
+	    annotations: events.ToolAnnotations;
+	
+	    static createFrom(source: any = {}) {
+	        return new OfferedTool(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.server = source["server"];
+	        this.tool = source["tool"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.annotations = this.convertValues(source["annotations"], events.ToolAnnotations);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SamplingAnswer {
+	    approve: boolean;
+	    request?: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new SamplingAnswer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.approve = source["approve"];
+	        this.request = source["request"];
+	    }
+	}
+	export class SendRequest {
+	    conversationId: number;
+	    text: string;
+	    attachments: store.Attachment[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SendRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversationId = source["conversationId"];
+	        this.text = source["text"];
+	        this.attachments = this.convertValues(source["attachments"], store.Attachment);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SendResult {
+	    turnId: string;
+	    userMessage: store.Message;
+	
+	    static createFrom(source: any = {}) {
+	        return new SendResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.turnId = source["turnId"];
+	        this.userMessage = this.convertValues(source["userMessage"], store.Message);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace events {
 	
+	export class ToolAnnotations {
+	    title?: string;
+	    readOnlyHint?: boolean;
+	    destructiveHint?: boolean;
+	    idempotentHint?: boolean;
+	    openWorldHint?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolAnnotations(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.readOnlyHint = source["readOnlyHint"];
+	        this.destructiveHint = source["destructiveHint"];
+	        this.idempotentHint = source["idempotentHint"];
+	        this.openWorldHint = source["openWorldHint"];
+	    }
+	}
+	export class ChatApprovalPayload {
+	    id: string;
+	    conversationId: number;
+	    turnId: string;
+	    messageId: number;
+	    callId: string;
+	    server: string;
+	    tool: string;
+	    title?: string;
+	    description?: string;
+	    annotations: ToolAnnotations;
+	    arguments: any;
+	    inputSchema: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatApprovalPayload(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.conversationId = source["conversationId"];
+	        this.turnId = source["turnId"];
+	        this.messageId = source["messageId"];
+	        this.callId = source["callId"];
+	        this.server = source["server"];
+	        this.tool = source["tool"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.annotations = this.convertValues(source["annotations"], ToolAnnotations);
+	        this.arguments = source["arguments"];
+	        this.inputSchema = source["inputSchema"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ChatSamplingPayload {
+	    id: string;
+	    conversationId: number;
+	    server: string;
+	    request: any;
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatSamplingPayload(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.conversationId = source["conversationId"];
+	        this.server = source["server"];
+	        this.request = source["request"];
+	        this.model = source["model"];
+	    }
+	}
 	export class RPCEntry {
 	    seq: number;
 	    server: string;
@@ -1235,6 +1600,283 @@ export namespace settings {
 
 export namespace store {
 	
+	export class Attachment {
+	    name?: string;
+	    mimeType: string;
+	    data: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Attachment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.mimeType = source["mimeType"];
+	        this.data = source["data"];
+	    }
+	}
+	export class ToolFilter {
+	    allowed?: string[];
+	    disabled?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolFilter(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.allowed = source["allowed"];
+	        this.disabled = source["disabled"];
+	    }
+	}
+	export class ConversationSettings {
+	    provider: string;
+	    model: string;
+	    systemPrompt: string;
+	    temperature?: number;
+	    servers: string[];
+	    tools: Record<string, ToolFilter>;
+	    maxSteps?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConversationSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.systemPrompt = source["systemPrompt"];
+	        this.temperature = source["temperature"];
+	        this.servers = source["servers"];
+	        this.tools = this.convertValues(source["tools"], ToolFilter, true);
+	        this.maxSteps = source["maxSteps"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Conversation {
+	    id: number;
+	    title: string;
+	    settings: ConversationSettings;
+	    pinned: boolean;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Conversation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.settings = this.convertValues(source["settings"], ConversationSettings);
+	        this.pinned = source["pinned"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class ConversationSummary {
+	    id: number;
+	    title: string;
+	    provider: string;
+	    model: string;
+	    pinned: boolean;
+	    messageCount: number;
+	    preview: string;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConversationSummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.pinned = source["pinned"];
+	        this.messageCount = source["messageCount"];
+	        this.preview = source["preview"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class TokenUsage {
+	    promptTokens: number;
+	    completionTokens: number;
+	    cachedTokens: number;
+	    reasoningTokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TokenUsage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.promptTokens = source["promptTokens"];
+	        this.completionTokens = source["completionTokens"];
+	        this.cachedTokens = source["cachedTokens"];
+	        this.reasoningTokens = source["reasoningTokens"];
+	    }
+	}
+	export class ToolCall {
+	    id: string;
+	    name: string;
+	    arguments: string;
+	    server: string;
+	    tool: string;
+	    status: string;
+	    result?: any;
+	    resultTruncated?: boolean;
+	    resultBytes?: number;
+	    error?: string;
+	    durationMs?: number;
+	    approval?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.arguments = source["arguments"];
+	        this.server = source["server"];
+	        this.tool = source["tool"];
+	        this.status = source["status"];
+	        this.result = source["result"];
+	        this.resultTruncated = source["resultTruncated"];
+	        this.resultBytes = source["resultBytes"];
+	        this.error = source["error"];
+	        this.durationMs = source["durationMs"];
+	        this.approval = source["approval"];
+	    }
+	}
+	export class Message {
+	    id: number;
+	    conversationId: number;
+	    seq: number;
+	    role: string;
+	    content: string;
+	    reasoning: string;
+	    toolCalls: ToolCall[];
+	    toolCallId: string;
+	    attachments: Attachment[];
+	    hidden: boolean;
+	    status: string;
+	    error: string;
+	    model: string;
+	    usage?: TokenUsage;
+	    // Go type: time
+	    createdAt: any;
+	    // Go type: time
+	    updatedAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Message(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.conversationId = source["conversationId"];
+	        this.seq = source["seq"];
+	        this.role = source["role"];
+	        this.content = source["content"];
+	        this.reasoning = source["reasoning"];
+	        this.toolCalls = this.convertValues(source["toolCalls"], ToolCall);
+	        this.toolCallId = source["toolCallId"];
+	        this.attachments = this.convertValues(source["attachments"], Attachment);
+	        this.hidden = source["hidden"];
+	        this.status = source["status"];
+	        this.error = source["error"];
+	        this.model = source["model"];
+	        this.usage = this.convertValues(source["usage"], TokenUsage);
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class SavedRequest {
 	    id: number;
 	    server: string;
@@ -1281,6 +1923,49 @@ export namespace store {
 		    return a;
 		}
 	}
+	export class SearchHit {
+	    conversationId: number;
+	    conversationTitle: string;
+	    messageId: number;
+	    role: string;
+	    snippet: string;
+	    // Go type: time
+	    createdAt: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchHit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversationId = source["conversationId"];
+	        this.conversationTitle = source["conversationTitle"];
+	        this.messageId = source["messageId"];
+	        this.role = source["role"];
+	        this.snippet = source["snippet"];
+	        this.createdAt = this.convertValues(source["createdAt"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
 
 }
 

@@ -1,0 +1,401 @@
+package chat
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mcpdesk/backend/events"
+	"mcpdesk/backend/store"
+)
+
+// Tool approval (SPEC D4). A call no policy covers waits for the user: the
+// engine emits chat:approval and blocks the call on a channel that Approve
+// fills once; the first answer wins, later ones are refused. An open
+// approval expires when its turn ends.
+//
+// Policies live in the settings table under policiesKey, so that the window
+// and the command line share them and they survive restarts. "Allow for
+// this conversation" is kept there too, by conversation id, and forgotten
+// when the conversation is deleted.
+
+// ApprovalDecision answers one approval.
+type ApprovalDecision struct {
+	// Action is "run" or "cancel".
+	Action string `json:"action" ts_type:"'run' | 'cancel'"`
+	// Policy is "once" (default), "conversation", "always", "server" or,
+	// with cancel only, "never".
+	Policy string `json:"policy" ts_type:"'once' | 'conversation' | 'always' | 'server' | 'never' | ''"`
+	// Arguments replaces the model's arguments (a JSON object) when set;
+	// they are validated against the tool's input schema.
+	Arguments json.RawMessage `json:"arguments,omitempty" ts_type:"any"`
+}
+
+// ToolRef names one tool of one server.
+type ToolRef struct {
+	Server string `json:"server"`
+	Tool   string `json:"tool"`
+}
+
+// ApprovalPolicies are the stored approval policies.
+type ApprovalPolicies struct {
+	// AlwaysAllow tools run without asking.
+	AlwaysAllow []ToolRef `json:"alwaysAllow"`
+	// AutoServers have every tool run without asking.
+	AutoServers []string `json:"autoServers"`
+	// Never tools are declined without asking.
+	Never []ToolRef `json:"never"`
+}
+
+// Approval actions and policies.
+const (
+	actionRun    = "run"
+	actionCancel = "cancel"
+
+	policyOnce         = "once"
+	policyConversation = "conversation"
+	policyAlways       = "always"
+	policyServer       = "server"
+	policyNever        = "never"
+)
+
+// outcomeExpired is the chat:approval-done outcome of an approval whose
+// turn ended first.
+const outcomeExpired = "expired"
+
+// verdict is what the policies say about a call.
+type verdict int
+
+const (
+	verdictAsk verdict = iota
+	verdictRun
+	verdictDecline
+)
+
+// pendingApproval is one open approval.
+type pendingApproval struct {
+	payload events.ChatApprovalPayload
+	schema  json.RawMessage
+	ch      chan decision // buffered: Approve never blocks
+}
+
+// decision is an answer as the waiting call needs it.
+type decision struct {
+	ApprovalDecision
+	approval store.Approval
+	args     map[string]any // the edited arguments, decoded
+}
+
+// decide applies the policies to a call of o in turn t. A "never" policy
+// wins over everything, then the turn's mode (the command line's
+// --approve), then "this conversation", "always" and "this server".
+func (e *Engine) decide(t *turn, o *offeredTool) (store.Approval, verdict) {
+	doc, err := e.loadPolicies(t.ctx)
+	if err != nil {
+		e.logger.Warn("read approval policies; asking", "err", err)
+	}
+	ref := ToolRef{Server: o.Server, Tool: o.Tool}
+	switch {
+	case slices.Contains(doc.Never, ref):
+		return store.ApprovalNever, verdictDecline
+	case t.mode == ApproveNever:
+		return store.ApprovalNever, verdictDecline
+	case t.mode == ApproveAuto:
+		return store.ApprovalServerAuto, verdictRun
+	case slices.Contains(doc.Conversations[convKey(t.conv)], ref):
+		return store.ApprovalConversation, verdictRun
+	case slices.Contains(doc.AlwaysAllow, ref):
+		return store.ApprovalAlways, verdictRun
+	case slices.Contains(doc.AutoServers, o.Server):
+		return store.ApprovalServerAuto, verdictRun
+	}
+	return store.ApprovalUser, verdictAsk
+}
+
+// ask publishes an approval for call c and waits for the answer or the end
+// of the turn (answered false).
+func (e *Engine) ask(t *turn, msgID int64, c store.ToolCall, o *offeredTool) (decision, bool) {
+	id := fmt.Sprintf("approval-%d", e.seq.Add(1))
+	args := json.RawMessage(c.Arguments)
+	if strings.TrimSpace(c.Arguments) == "" {
+		args = json.RawMessage("{}")
+	}
+	p := &pendingApproval{
+		payload: events.ChatApprovalPayload{
+			ID: id, ConversationID: t.conv, TurnID: t.id, MessageID: msgID, CallID: c.ID,
+			Server: o.Server, Tool: o.Tool, Title: o.Title, Description: o.Description,
+			Annotations: o.Annotations, Arguments: args, InputSchema: o.schema,
+		},
+		schema: o.schema,
+		ch:     make(chan decision, 1),
+	}
+	e.mu.Lock()
+	e.approvals[id] = p
+	e.mu.Unlock()
+	e.emit.Emit(events.ChatApproval, p.payload)
+
+	select {
+	case d := <-p.ch:
+		e.emit.Emit(events.ChatApprovalDone, events.ChatApprovalDonePayload{ID: id, ConversationID: t.conv, Outcome: d.Action})
+		return d, true
+	case <-t.ctx.Done():
+		e.mu.Lock()
+		_, open := e.approvals[id]
+		delete(e.approvals, id)
+		e.mu.Unlock()
+		if !open {
+			<-p.ch // answered at the same moment; the turn is over all the same
+		}
+		e.emit.Emit(events.ChatApprovalDone, events.ChatApprovalDonePayload{ID: id, ConversationID: t.conv, Outcome: outcomeExpired})
+		return decision{}, false
+	}
+}
+
+// Approve answers approval id. Edited arguments that do not fit the tool's
+// input schema are refused and the approval stays open. A policy other
+// than "once" is stored first, and also settles the other open approvals
+// it covers.
+func (e *Engine) Approve(ctx context.Context, id string, d ApprovalDecision) error {
+	d.Action = strings.ToLower(strings.TrimSpace(d.Action))
+	d.Policy = strings.ToLower(strings.TrimSpace(d.Policy))
+	if d.Policy == "" {
+		d.Policy = policyOnce
+	}
+	switch d.Action {
+	case actionRun:
+		switch d.Policy {
+		case policyOnce, policyConversation, policyAlways, policyServer:
+		case policyNever:
+			return errors.New("approve: \"never\" goes with cancel, not run")
+		default:
+			return fmt.Errorf("approve: unknown policy %q; want once, conversation, always, server or never", d.Policy)
+		}
+	case actionCancel:
+		switch d.Policy {
+		case policyNever:
+		case policyOnce, policyConversation, policyAlways, policyServer:
+			d.Policy = policyOnce // allowing policies make no sense with cancel
+		default:
+			return fmt.Errorf("approve: unknown policy %q; want once, conversation, always, server or never", d.Policy)
+		}
+		d.Arguments = nil
+	default:
+		return fmt.Errorf("approve: action must be run or cancel, not %q", d.Action)
+	}
+
+	e.mu.Lock()
+	p := e.approvals[id]
+	e.mu.Unlock()
+	if p == nil {
+		return ErrNoSuchApproval
+	}
+	dec := decision{ApprovalDecision: d, approval: store.ApprovalUser}
+	if len(bytes.TrimSpace(d.Arguments)) > 0 && string(bytes.TrimSpace(d.Arguments)) != "null" {
+		args, problem := e.validateArgs(p.schema, string(d.Arguments))
+		if problem != "" {
+			return fmt.Errorf("the arguments do not fit the tool's input schema: %s", problem)
+		}
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, d.Arguments); err == nil {
+			dec.Arguments = buf.Bytes()
+		}
+		dec.args = args
+	} else {
+		dec.Arguments = nil
+	}
+
+	ref := ToolRef{Server: p.payload.Server, Tool: p.payload.Tool}
+	if err := e.addPolicy(ctx, d.Policy, p.payload.ConversationID, ref); err != nil {
+		return fmt.Errorf("approve: %w", err)
+	}
+	e.mu.Lock()
+	if e.approvals[id] != p {
+		e.mu.Unlock()
+		return ErrNoSuchApproval
+	}
+	delete(e.approvals, id)
+	e.mu.Unlock()
+	p.ch <- dec
+	if d.Policy != policyOnce {
+		e.settleCovered(d.Policy, p.payload.ConversationID, ref)
+	}
+	return nil
+}
+
+// settleCovered answers the open approvals a new policy covers.
+func (e *Engine) settleCovered(policy string, conv int64, ref ToolRef) {
+	type answer struct {
+		p *pendingApproval
+		d decision
+	}
+	var out []answer
+	e.mu.Lock()
+	for id, p := range e.approvals {
+		r := ToolRef{Server: p.payload.Server, Tool: p.payload.Tool}
+		var d decision
+		switch {
+		case policy == policyConversation && p.payload.ConversationID == conv && r == ref:
+			d = decision{ApprovalDecision: ApprovalDecision{Action: actionRun, Policy: policyOnce}, approval: store.ApprovalConversation}
+		case policy == policyAlways && r == ref:
+			d = decision{ApprovalDecision: ApprovalDecision{Action: actionRun, Policy: policyOnce}, approval: store.ApprovalAlways}
+		case policy == policyServer && r.Server == ref.Server:
+			d = decision{ApprovalDecision: ApprovalDecision{Action: actionRun, Policy: policyOnce}, approval: store.ApprovalServerAuto}
+		case policy == policyNever && r == ref:
+			d = decision{ApprovalDecision: ApprovalDecision{Action: actionCancel, Policy: policyOnce}, approval: store.ApprovalNever}
+		default:
+			continue
+		}
+		delete(e.approvals, id)
+		out = append(out, answer{p, d})
+	}
+	e.mu.Unlock()
+	for _, a := range out {
+		a.p.ch <- a.d
+	}
+}
+
+// ---- stored policies -----------------------------------------------------------
+
+// policiesKey is the settings key holding policyDoc.
+const policiesKey = "chat.policies"
+
+// policyDoc is the stored form of the policies.
+type policyDoc struct {
+	AlwaysAllow []ToolRef `json:"alwaysAllow"`
+	AutoServers []string  `json:"autoServers"`
+	Never       []ToolRef `json:"never"`
+	// Conversations are the tools allowed for one conversation, by
+	// conversation id.
+	Conversations map[string][]ToolRef `json:"conversations,omitempty"`
+}
+
+func convKey(id int64) string { return strconv.FormatInt(id, 10) }
+
+func (e *Engine) loadPolicies(ctx context.Context) (policyDoc, error) {
+	var doc policyDoc
+	if _, err := e.st.GetSetting(context.WithoutCancel(ctx), policiesKey, &doc); err != nil {
+		return policyDoc{}, err
+	}
+	return doc, nil
+}
+
+// editPolicies changes the stored policies under a lock.
+func (e *Engine) editPolicies(ctx context.Context, edit func(*policyDoc)) error {
+	e.policyMu.Lock()
+	defer e.policyMu.Unlock()
+	doc, err := e.loadPolicies(ctx)
+	if err != nil {
+		return err
+	}
+	edit(&doc)
+	for k, v := range doc.Conversations {
+		if len(v) == 0 {
+			delete(doc.Conversations, k)
+		}
+	}
+	return e.st.PutSetting(ctx, policiesKey, doc)
+}
+
+// addPolicy stores policy for ref ("once" stores nothing).
+func (e *Engine) addPolicy(ctx context.Context, policy string, conv int64, ref ToolRef) error {
+	if policy == policyOnce {
+		return nil
+	}
+	return e.editPolicies(ctx, func(d *policyDoc) {
+		switch policy {
+		case policyConversation:
+			if d.Conversations == nil {
+				d.Conversations = map[string][]ToolRef{}
+			}
+			d.Conversations[convKey(conv)] = addRef(d.Conversations[convKey(conv)], ref)
+			d.Never = removeRef(d.Never, ref)
+		case policyAlways:
+			d.AlwaysAllow = addRef(d.AlwaysAllow, ref)
+			d.Never = removeRef(d.Never, ref)
+		case policyServer:
+			if !slices.Contains(d.AutoServers, ref.Server) {
+				d.AutoServers = append(d.AutoServers, ref.Server)
+			}
+		case policyNever:
+			d.Never = addRef(d.Never, ref)
+			d.AlwaysAllow = removeRef(d.AlwaysAllow, ref)
+			for k, v := range d.Conversations {
+				d.Conversations[k] = removeRef(v, ref)
+			}
+		}
+	})
+}
+
+func addRef(list []ToolRef, r ToolRef) []ToolRef {
+	if slices.Contains(list, r) {
+		return list
+	}
+	return append(list, r)
+}
+
+func removeRef(list []ToolRef, r ToolRef) []ToolRef {
+	return slices.DeleteFunc(list, func(x ToolRef) bool { return x == r })
+}
+
+// Policies returns the stored approval policies.
+func (e *Engine) Policies(ctx context.Context) (ApprovalPolicies, error) {
+	doc, err := e.loadPolicies(ctx)
+	if err != nil {
+		return ApprovalPolicies{}, err
+	}
+	p := ApprovalPolicies{AlwaysAllow: doc.AlwaysAllow, AutoServers: doc.AutoServers, Never: doc.Never}
+	if p.AlwaysAllow == nil {
+		p.AlwaysAllow = []ToolRef{}
+	}
+	if p.AutoServers == nil {
+		p.AutoServers = []string{}
+	}
+	if p.Never == nil {
+		p.Never = []ToolRef{}
+	}
+	return p, nil
+}
+
+// RevokePolicy removes one policy: kind "always" or "never" with a server
+// and tool, or "server" with a server. Removing one that is not there is
+// not an error.
+func (e *Engine) RevokePolicy(ctx context.Context, kind, server, tool string) error {
+	ref := ToolRef{Server: server, Tool: tool}
+	switch kind {
+	case policyAlways, policyNever:
+		if server == "" || tool == "" {
+			return fmt.Errorf("revoke %s: name the server and the tool", kind)
+		}
+	case policyServer:
+		if server == "" {
+			return errors.New("revoke server: name the server")
+		}
+	default:
+		return fmt.Errorf("revoke: kind must be always, server or never, not %q", kind)
+	}
+	return e.editPolicies(ctx, func(d *policyDoc) {
+		switch kind {
+		case policyAlways:
+			d.AlwaysAllow = removeRef(d.AlwaysAllow, ref)
+		case policyNever:
+			d.Never = removeRef(d.Never, ref)
+		case policyServer:
+			d.AutoServers = slices.DeleteFunc(d.AutoServers, func(s string) bool { return s == server })
+		}
+	})
+}
+
+// forgetConversationPolicies drops the "this conversation" policies of a
+// deleted conversation.
+func (e *Engine) forgetConversationPolicies(ctx context.Context, conv int64) error {
+	doc, err := e.loadPolicies(ctx)
+	if err != nil || len(doc.Conversations[convKey(conv)]) == 0 {
+		return err
+	}
+	return e.editPolicies(ctx, func(d *policyDoc) { delete(d.Conversations, convKey(conv)) })
+}

@@ -1,0 +1,90 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"mcpdesk/backend/llm"
+	"mcpdesk/backend/store"
+)
+
+// history builds what the model is sent: the conversation's system prompt,
+// the instructions of the servers taking part (SPEC A7), one system
+// message each, and the stored messages. Every tool call of a reply is
+// followed by its result, taken from its tool message or, when there is
+// none (a crash, a stop), written from the call's state, so that the
+// request is always well formed. Replies with nothing in them are left out.
+func (e *Engine) history(ctx context.Context, conv store.Conversation, servers []string) ([]llm.Message, error) {
+	msgs, err := e.st.Messages(ctx, conv.ID)
+	if err != nil {
+		return nil, err
+	}
+	var out []llm.Message
+	if sp := strings.TrimSpace(conv.Settings.SystemPrompt); sp != "" {
+		out = append(out, llm.Message{Role: llm.RoleSystem, Content: sp})
+	}
+	if e.tools != nil {
+		for _, id := range servers {
+			if ins := strings.TrimSpace(e.tools.Instructions(id)); ins != "" {
+				out = append(out, llm.Message{Role: llm.RoleSystem,
+					Content: fmt.Sprintf("Instructions from the MCP server %q:\n\n%s", id, ins)})
+			}
+		}
+	}
+	results := map[string]string{}
+	for _, m := range msgs {
+		if m.Role == store.RoleTool {
+			results[m.ToolCallID] = m.Content
+		}
+	}
+	for _, m := range msgs {
+		switch m.Role {
+		case store.RoleSystem:
+			out = append(out, llm.Message{Role: llm.RoleSystem, Content: m.Content})
+		case store.RoleUser:
+			um := llm.Message{Role: llm.RoleUser, Content: m.Content}
+			for _, a := range m.Attachments {
+				if strings.HasPrefix(a.MIMEType, "image/") {
+					um.Images = append(um.Images, llm.Image{MIMEType: a.MIMEType, Data: a.Data})
+				} else {
+					name := a.Name
+					if name == "" {
+						name = "a file"
+					}
+					um.Content += fmt.Sprintf("\n\n[attached %s (%s), not readable by the model]", name, a.MIMEType)
+				}
+			}
+			out = append(out, um)
+		case store.RoleAssistant:
+			if m.Content == "" && len(m.ToolCalls) == 0 {
+				continue
+			}
+			am := llm.Message{Role: llm.RoleAssistant, Content: m.Content}
+			for _, c := range m.ToolCalls {
+				am.ToolCalls = append(am.ToolCalls, llm.ToolCall{ID: c.ID, Name: c.Name, Arguments: objectOrEmpty(c.Arguments)})
+			}
+			out = append(out, am)
+			for _, c := range m.ToolCalls {
+				text, ok := results[c.ID]
+				if !ok {
+					text = toolMessageText(c)
+				}
+				out = append(out, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: text})
+			}
+		}
+	}
+	return out, nil
+}
+
+// objectOrEmpty returns args when it is a JSON object, else "{}": a model's
+// malformed arguments must not make the next request fail; the tool's error
+// message already told it what was wrong.
+func objectOrEmpty(args string) string {
+	var obj map[string]any
+	if json.Unmarshal([]byte(args), &obj) != nil || obj == nil {
+		return "{}"
+	}
+	return args
+}

@@ -1,0 +1,83 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// ChatSettings are the chat's application-wide settings (SPEC F1).
+type ChatSettings struct {
+	// MaxSteps caps the model calls of one turn (default 10); a
+	// conversation's own maxSteps wins.
+	MaxSteps int `json:"maxSteps"`
+	// ToolTimeoutMs is how long one tool call of a chat may run (default
+	// 120 000), besides the server's own timeout.
+	ToolTimeoutMs int `json:"toolTimeoutMs"`
+}
+
+// Defaults and limits of ChatSettings.
+const (
+	DefaultMaxSteps      = 10
+	DefaultToolTimeoutMs = 120_000
+	maxMaxSteps          = 1000
+	minToolTimeoutMs     = 100
+	maxToolTimeoutMs     = 24 * 60 * 60 * 1000
+)
+
+// settingsKey is the settings key holding ChatSettings.
+const settingsKey = "chat.settings"
+
+// DefaultSettings returns the settings of a new installation.
+func DefaultSettings() ChatSettings {
+	return ChatSettings{MaxSteps: DefaultMaxSteps, ToolTimeoutMs: DefaultToolTimeoutMs}
+}
+
+func (s ChatSettings) withDefaults() ChatSettings {
+	d := DefaultSettings()
+	if s.MaxSteps <= 0 {
+		s.MaxSteps = d.MaxSteps
+	}
+	if s.ToolTimeoutMs <= 0 {
+		s.ToolTimeoutMs = d.ToolTimeoutMs
+	}
+	return s
+}
+
+func (s ChatSettings) toolTimeout() time.Duration {
+	return time.Duration(s.withDefaults().ToolTimeoutMs) * time.Millisecond
+}
+
+// Settings returns the stored settings, defaults filled in.
+func (e *Engine) Settings(ctx context.Context) (ChatSettings, error) {
+	var s ChatSettings
+	if _, err := e.st.GetSetting(ctx, settingsKey, &s); err != nil {
+		return DefaultSettings(), fmt.Errorf("read chat settings: %w", err)
+	}
+	return s.withDefaults(), nil
+}
+
+// settings is Settings for a turn: a read failure means the defaults.
+func (e *Engine) settings(ctx context.Context) ChatSettings {
+	s, err := e.Settings(ctx)
+	if err != nil {
+		e.logger.Warn("chat settings; using defaults", "err", err)
+	}
+	return s
+}
+
+// SaveSettings validates and stores s (zero fields mean the defaults) and
+// returns what was stored.
+func (e *Engine) SaveSettings(ctx context.Context, s ChatSettings) (ChatSettings, error) {
+	s = s.withDefaults()
+	switch {
+	case s.MaxSteps > maxMaxSteps:
+		return ChatSettings{}, fmt.Errorf("save chat settings: max steps %d is more than %d", s.MaxSteps, maxMaxSteps)
+	case s.ToolTimeoutMs < minToolTimeoutMs || s.ToolTimeoutMs > maxToolTimeoutMs:
+		return ChatSettings{}, fmt.Errorf("save chat settings: tool timeout %d ms is outside %d ms … 24 h", s.ToolTimeoutMs, minToolTimeoutMs)
+	}
+	if err := e.st.PutSetting(ctx, settingsKey, s); err != nil {
+		return ChatSettings{}, fmt.Errorf("save chat settings: %w", err)
+	}
+	return s, nil
+}

@@ -1,0 +1,382 @@
+package chat
+
+import (
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"mcpdesk/backend/events"
+	"mcpdesk/backend/llm"
+	"mcpdesk/backend/providers"
+	"mcpdesk/backend/store"
+)
+
+// Step phases (events.ChatStepPayload.Phase).
+const (
+	phaseModel    = "model"
+	phaseTools    = "tools"
+	phaseRetry    = "retry"
+	phaseFallback = "fallback"
+)
+
+// retryCall is a tool call RetryToolCall runs again before the model
+// continues.
+type retryCall struct {
+	msg    store.Message
+	callID string
+}
+
+// run is a turn's goroutine. Whatever happens, it ends with finish, which
+// emits the turn's one chat:done.
+func (e *Engine) run(t *turn, retry *retryCall) {
+	reason := DoneError
+	start := time.Now()
+	defer func() {
+		if r := recover(); r != nil {
+			e.logger.Error("chat turn panicked", "conversation", t.conv, "turn", t.id,
+				"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			text := fmt.Sprintf("Internal error: %v. The reply was stopped.", r)
+			e.failMessage(t, text)
+			e.emitError(t, t.msgID.Load(), kindInternal, text, false)
+			reason = DoneError
+		}
+		e.finish(t, reason, time.Since(start))
+	}()
+	reason = e.loop(t, retry)
+}
+
+// finish ends a turn: what still waits on it expires, the conversation is
+// free again, and chat:done goes out last.
+func (e *Engine) finish(t *turn, reason string, took time.Duration) {
+	t.cancel(nil)
+	e.expireSamplings(t)
+	e.mu.Lock()
+	if e.turns[t.conv] == t {
+		delete(e.turns, t.conv)
+	}
+	e.mu.Unlock()
+	steps := int(t.steps.Load())
+	e.logger.Info("chat turn ended", "conversation", t.conv, "turn", t.id, "reason", reason,
+		"steps", steps, "took", took.Round(time.Millisecond))
+	e.emitConversations(t.conv)
+	e.emit.Emit(events.ChatDone, events.ChatDonePayload{ConversationID: t.conv, TurnID: t.id, Reason: reason, Steps: steps})
+	close(t.done)
+}
+
+// failMessage marks the reply being written as failed after a panic.
+func (e *Engine) failMessage(t *turn, text string) {
+	id := t.msgID.Load()
+	if id == 0 {
+		return
+	}
+	defer func() { _ = recover() }() // a second panic must not lose chat:done
+	m, err := e.st.GetMessage(t.store(), id)
+	if err != nil || m.Status != store.MessageStreaming {
+		return
+	}
+	m.Status, m.Error = store.MessageError, text
+	for i, c := range m.ToolCalls {
+		switch c.Status {
+		case store.ToolCallPending, store.ToolCallApproved, store.ToolCallRunning:
+			m.ToolCalls[i].Status = store.ToolCallCancelled
+		}
+	}
+	if m, err = e.st.UpdateMessage(t.store(), m); err == nil {
+		e.emitMessage(t, m)
+	}
+}
+
+// loop is the agent loop (SPEC D3): a model call, the tools it asks for,
+// and again, until the model answers without tools, the step limit, a
+// failure or Stop. It returns the chat:done reason.
+func (e *Engine) loop(t *turn, retry *retryCall) string {
+	ctx := t.ctx
+	cs := e.settings(ctx)
+	conv, err := e.st.GetConversation(ctx, t.conv)
+	if err != nil {
+		if ctx.Err() != nil {
+			return DoneCancelled
+		}
+		e.emitError(t, 0, kindInternal, fmt.Sprintf("Could not read the conversation: %v", err), false)
+		return DoneError
+	}
+	maxSteps := cs.MaxSteps
+	if conv.Settings.MaxSteps != nil {
+		maxSteps = *conv.Settings.MaxSteps
+	}
+	routes, err := e.models.Routes(ctx, resolveModel(conv))
+	if err != nil {
+		if ctx.Err() != nil {
+			return DoneCancelled
+		}
+		// The user needs to see why in the transcript too.
+		m, serr := e.st.AppendMessage(t.store(), store.Message{
+			ConversationID: t.conv, Role: store.RoleAssistant, Status: store.MessageError, Error: err.Error(),
+		})
+		if serr == nil {
+			e.emitMessage(t, m)
+		}
+		e.emitError(t, m.ID, string(llm.KindBadRequest), err.Error(), false)
+		return DoneError
+	}
+
+	if retry != nil {
+		t.msgID.Store(retry.msg.ID)
+		e.emitStep(t, 0, maxSteps, phaseTools, "", "", 0)
+		e.retryTools(t, retry, e.offer(conv.Settings), cs)
+		if ctx.Err() != nil {
+			return DoneCancelled
+		}
+	}
+
+	for step := 1; ; step++ {
+		t.steps.Store(int32(step))
+		if step > 1 {
+			// Settings changed during the turn apply from the next step.
+			if c, err := e.st.GetConversation(ctx, t.conv); err == nil {
+				conv = c
+			}
+		}
+		off := e.offer(conv.Settings)
+		history, err := e.history(ctx, conv, off.servers)
+		if err != nil {
+			if ctx.Err() != nil {
+				return DoneCancelled
+			}
+			e.emitError(t, 0, kindInternal, fmt.Sprintf("Could not read the conversation: %v", err), false)
+			return DoneError
+		}
+		msg, reason := e.callModel(t, conv, step, maxSteps, routes, history, off)
+		if reason != "" {
+			return reason
+		}
+		if len(msg.ToolCalls) == 0 {
+			return DoneStop
+		}
+		e.emitStep(t, step, maxSteps, phaseTools, "", "", 0)
+		e.runTools(t, msg, off, cs)
+		if ctx.Err() != nil {
+			return DoneCancelled
+		}
+		if step >= maxSteps {
+			return DoneMaxSteps
+		}
+	}
+}
+
+// callModel streams one model reply into a new assistant message. It
+// returns the stored message and "" to go on, or the chat:done reason when
+// the turn ends here.
+func (e *Engine) callModel(t *turn, conv store.Conversation, step, maxSteps int, routes []providers.Route,
+	history []llm.Message, off offer) (store.Message, string) {
+	ctx := t.ctx
+	msg, err := e.st.AppendMessage(t.store(), store.Message{
+		ConversationID: t.conv, Role: store.RoleAssistant, Status: store.MessageStreaming, Model: modelLabel(routes[0]),
+	})
+	if err != nil {
+		e.emitError(t, 0, kindInternal, fmt.Sprintf("Could not save the reply: %v", err), false)
+		return msg, DoneError
+	}
+	t.msgID.Store(msg.ID)
+	e.emitMessage(t, msg)
+	e.emitStep(t, step, maxSteps, phaseModel, modelLabel(routes[0]), "Asking "+routes[0].Target.Label+".", 0)
+
+	targets := make([]llm.Target, len(routes))
+	for i, r := range routes {
+		targets[i] = r.Target
+	}
+	attempts := e.opts.Retry.MaxAttempts
+	if attempts <= 0 {
+		attempts = llm.DefaultRetryPolicy().MaxAttempts
+	}
+	cur := 0 // the route being tried
+	co := newCoalescer(e.emit, t, msg.ID, e.opts.FlushInterval)
+	var text, reasoning strings.Builder
+	lastSave := time.Now()
+	onDelta := func(d llm.Delta) {
+		switch d.Kind {
+		case llm.DeltaText:
+			text.WriteString(d.Text)
+			co.add(d.Text, "")
+		case llm.DeltaReasoning:
+			reasoning.WriteString(d.Text)
+			co.add("", d.Text)
+		default:
+			return
+		}
+		if time.Since(lastSave) >= e.opts.SaveInterval {
+			// Every few seconds, so that a crash keeps most of the reply
+			// (each write re-indexes the text for search).
+			lastSave = time.Now()
+			m := msg
+			m.Content, m.Reasoning = text.String(), reasoning.String()
+			if _, err := e.st.UpdateMessage(t.store(), m); err != nil {
+				e.logger.Warn("save streaming reply", "message", msg.ID, "err", err)
+			}
+		}
+	}
+	onAttempt := func(a llm.Attempt) {
+		co.flush()
+		why := errText(a.Err)
+		if a.Fallback {
+			if cur+1 < len(routes) {
+				cur++
+			}
+			e.emitStep(t, step, maxSteps, phaseFallback, modelLabel(routes[cur]),
+				fmt.Sprintf("%s Falling back to %s.", why, a.NextTarget), 0)
+			return
+		}
+		e.emitStep(t, step, maxSteps, phaseRetry, modelLabel(routes[cur]),
+			fmt.Sprintf("%s Trying again in %s (attempt %d of %d).", why, humanDuration(a.Wait), a.Try+1, attempts), a.Wait)
+	}
+
+	req := llm.Request{Model: routes[0].Ref.Model, Messages: history, Tools: off.defs}
+	if temp := conv.Settings.Temperature; temp != nil {
+		v := float32(*temp)
+		req.Temperature = &v
+	}
+	res, err := llm.StreamWithFallback(ctx, targets, req, e.opts.Retry, onDelta, onAttempt)
+	co.close()
+
+	route := routes[cur]
+	msg.Model = modelLabel(route)
+	msg.Content, msg.Reasoning = res.Content, res.Reasoning
+	if u := res.Usage; u != (llm.Usage{}) {
+		tu := usageOf(u)
+		msg.Usage = &tu
+		e.emit.Emit(events.ChatUsage, events.ChatUsagePayload{
+			ConversationID: t.conv, TurnID: t.id, MessageID: msg.ID,
+			Provider: route.Ref.Provider, Model: route.Ref.Model, Usage: tu,
+		})
+	}
+
+	if err == nil {
+		msg.Status = store.MessageComplete
+		if len(res.ToolCalls) > 0 {
+			msg.ToolCalls = prepareCalls(msg.ID, res.ToolCalls, off)
+			// Still in progress until its calls end: a crash marks it
+			// interrupted and its unfinished calls cancelled.
+			msg.Status = store.MessageStreaming
+		}
+		saved, err := e.st.UpdateMessage(t.store(), msg)
+		if err != nil {
+			e.emitError(t, msg.ID, kindInternal, fmt.Sprintf("Could not save the reply: %v", err), false)
+			return msg, DoneError
+		}
+		e.emitMessage(t, saved)
+		return saved, ""
+	}
+
+	stopped := ctx.Err() != nil
+	le, _ := llm.AsError(err)
+	switch {
+	case stopped:
+		msg.Status = store.MessageInterrupted
+	case res.Content != "" || res.Reasoning != "" || (le != nil && le.Partial):
+		msg.Status, msg.Error = store.MessageInterrupted, errText(err)
+	default:
+		msg.Status, msg.Error = store.MessageError, errText(err)
+	}
+	saved, uerr := e.st.UpdateMessage(t.store(), msg)
+	if uerr != nil {
+		e.logger.Warn("save failed reply", "message", msg.ID, "err", uerr)
+		saved = msg
+	}
+	e.emitMessage(t, saved)
+	if stopped {
+		return saved, DoneCancelled
+	}
+	kind := string(llm.KindOf(err))
+	if kind == "" {
+		kind = kindInternal
+	}
+	e.emitError(t, msg.ID, kind, errText(err), msg.Status == store.MessageInterrupted)
+	return saved, DoneError
+}
+
+// prepareCalls turns the model's calls into stored ones: ids made unique
+// (a provider may leave them out), server and tool filled in when the name
+// is one that was offered.
+func prepareCalls(msgID int64, calls []llm.ToolCall, off offer) []store.ToolCall {
+	out := make([]store.ToolCall, 0, len(calls))
+	seen := map[string]bool{}
+	for i, c := range calls {
+		id := c.ID
+		if id == "" || seen[id] {
+			id = fmt.Sprintf("call_%d_%d", msgID, i)
+		}
+		seen[id] = true
+		tc := store.ToolCall{ID: id, Name: c.Name, Arguments: c.Arguments, Status: store.ToolCallPending}
+		if o, ok := off.byName[c.Name]; ok {
+			tc.Server, tc.Tool = o.Server, o.Tool
+		}
+		out = append(out, tc)
+	}
+	return out
+}
+
+// runTools runs the calls of one reply concurrently, then stores their
+// results as tool messages in call order and closes the reply.
+func (e *Engine) runTools(t *turn, msg store.Message, off offer, cs ChatSettings) {
+	results := make([]store.ToolCall, len(msg.ToolCalls))
+	var wg sync.WaitGroup
+	for i, c := range msg.ToolCalls {
+		wg.Go(func() { results[i] = e.safeCall(t, msg.ID, c, off, cs, false) })
+	}
+	wg.Wait()
+	e.closeReply(t, msg.ID, results)
+}
+
+// retryTools runs one call of a reply again; the reply's other calls keep
+// what they had.
+func (e *Engine) retryTools(t *turn, r *retryCall, off offer, cs ChatSettings) {
+	results := slices.Clone(r.msg.ToolCalls)
+	for i, c := range results {
+		if c.ID != r.callID {
+			continue
+		}
+		c.Status, c.Error, c.Result, c.ResultTruncated, c.ResultBytes, c.DurationMs, c.Approval =
+			store.ToolCallPending, "", nil, false, 0, 0, ""
+		results[i] = e.safeCall(t, r.msg.ID, c, off, cs, true)
+	}
+	e.closeReply(t, r.msg.ID, results)
+}
+
+// closeReply appends one tool message per call, in call order, and marks
+// the reply complete (interrupted when the turn was stopped).
+func (e *Engine) closeReply(t *turn, msgID int64, calls []store.ToolCall) {
+	ctx := t.store()
+	for _, c := range calls {
+		tm, err := e.st.AppendMessage(ctx, store.Message{
+			ConversationID: t.conv, Role: store.RoleTool, ToolCallID: c.ID, Content: toolMessageText(c),
+		})
+		if err != nil {
+			e.emitError(t, msgID, kindInternal, fmt.Sprintf("Could not save the result of %s: %v", c.Name, err), false)
+			continue
+		}
+		e.emitMessage(t, tm)
+	}
+	m, err := e.st.GetMessage(ctx, msgID)
+	if err != nil {
+		e.logger.Warn("read reply", "message", msgID, "err", err)
+		return
+	}
+	m.Status = store.MessageComplete
+	if t.ctx.Err() != nil {
+		m.Status = store.MessageInterrupted
+	}
+	if m, err = e.st.UpdateMessage(ctx, m); err != nil {
+		e.logger.Warn("close reply", "message", msgID, "err", err)
+		return
+	}
+	e.emitMessage(t, m)
+}
+
+// usageOf converts a model call's token counts.
+func usageOf(u llm.Usage) store.TokenUsage {
+	return store.TokenUsage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
+		CachedTokens: u.CachedTokens, ReasoningTokens: u.ReasoningTokens}
+}
