@@ -26,6 +26,33 @@ import type {
   ServerSpec,
   ServerView,
 } from './types';
+import type {
+  ConnectionResult,
+  ModelList,
+  ModelRef,
+  OllamaStatus,
+  PickerProvider,
+  Preset,
+  Provider,
+  ProviderInput,
+} from './providerTypes';
+import type {
+  ApprovalDecision,
+  AvailableTool,
+  ChatPolicies,
+  ChatSettings,
+  Conversation,
+  ConversationSettings,
+  ConversationSummary,
+  ConversationView,
+  ExportFormat,
+  NewConversationInput,
+  PolicyKind,
+  SamplingDecision,
+  SearchHit,
+  SendInput,
+  TurnStarted,
+} from './chatTypes';
 import { wailsBackend } from './wails';
 
 /** The MCPPool service bound from Go. */
@@ -75,10 +102,56 @@ export interface SettingsBackend {
   SaveUIState(key: string, value: string): Promise<void>;
 }
 
+/** The ProviderManager service bound from Go (SPEC C2). No method returns a key. */
+export interface ProvidersBackend {
+  List(): Promise<Provider[]>;
+  Presets(): Promise<Preset[]>;
+  Save(input: ProviderInput): Promise<Provider>;
+  Delete(id: string): Promise<void>;
+  SetEnabled(id: string, enabled: boolean): Promise<Provider>;
+  TestConnection(id: string): Promise<ConnectionResult>;
+  Models(id: string, refresh: boolean): Promise<ModelList>;
+  AddManualModel(id: string, model: string): Promise<Provider>;
+  RemoveManualModel(id: string, model: string): Promise<Provider>;
+  DefaultModel(): Promise<ModelRef>;
+  SetDefaultModel(ref: ModelRef): Promise<void>;
+  Fallbacks(): Promise<ModelRef[]>;
+  SetFallbacks(refs: ModelRef[]): Promise<void>;
+  PickerModels(): Promise<PickerProvider[]>;
+  DetectOllama(): Promise<OllamaStatus>;
+}
+
+/** The ChatService bound from Go (SPEC D1–D6). A turn returns at once and streams as chat:* events. */
+export interface ChatServiceBackend {
+  ListConversations(limit: number, offset: number): Promise<ConversationSummary[]>;
+  NewConversation(input: NewConversationInput): Promise<Conversation>;
+  Conversation(id: number): Promise<ConversationView>;
+  Rename(id: number, title: string): Promise<void>;
+  Delete(id: number): Promise<void>;
+  UpdateSettings(id: number, settings: ConversationSettings): Promise<Conversation>;
+  Search(query: string, limit: number): Promise<SearchHit[]>;
+  Export(id: number, format: ExportFormat): Promise<string>;
+  SaveExport(id: number, format: ExportFormat): Promise<string>;
+  Send(input: SendInput): Promise<TurnStarted>;
+  Stop(conversationId: number): Promise<void>;
+  Regenerate(conversationId: number): Promise<TurnStarted>;
+  EditAndResend(conversationId: number, messageId: number, text: string): Promise<TurnStarted>;
+  Approve(id: string, decision: ApprovalDecision): Promise<void>;
+  RetryToolCall(conversationId: number, messageId: number, callId: string): Promise<TurnStarted>;
+  AnswerSampling(id: string, decision: SamplingDecision): Promise<void>;
+  Policies(): Promise<ChatPolicies>;
+  RevokePolicy(kind: PolicyKind, server: string, tool: string): Promise<void>;
+  Settings(): Promise<ChatSettings>;
+  SaveSettings(s: ChatSettings): Promise<ChatSettings>;
+  AvailableTools(servers: string[] | null): Promise<AvailableTool[]>;
+}
+
 /** Everything the frontend needs from its host. */
 export interface Backend {
   mcp: MCPPoolBackend;
   settings: SettingsBackend;
+  chat: ChatServiceBackend;
+  providers: ProvidersBackend;
   /** Subscribes to a runtime event; returns the unsubscribe function. */
   on(name: string, fn: (payload: unknown) => void): () => void;
   /** Puts text on the system clipboard. */

@@ -13,6 +13,20 @@ import type {
   ServersChanged,
   ServerStatus,
 } from './types';
+import type {
+  ChatApprovalDonePayload,
+  ChatApprovalPayload,
+  ChatConversationsPayload,
+  ChatDeltaPayload,
+  ChatDonePayload,
+  ChatErrorPayload,
+  ChatMessagePayload,
+  ChatSamplingDonePayload,
+  ChatSamplingPayload,
+  ChatStepPayload,
+  ChatToolCallPayload,
+  ChatUsagePayload,
+} from './chatTypes';
 
 /** EventMap maps each event the backend emits to its payload type. */
 export interface EventMap {
@@ -34,6 +48,31 @@ export interface EventMap {
   'mcp:elicitation': ElicitationRequest;
   /** A question was answered, timed out or its call ended (events.ElicitationDonePayload). */
   'mcp:elicitation-done': ElicitationDone;
+  // Chat (backend/events/chat.go, SPEC D2): every payload carries the conversation id.
+  /** A message was created or changed as a whole. */
+  'chat:message': ChatMessagePayload;
+  /** More text or reasoning of the assistant message being streamed (coalesced, never lost). */
+  'chat:delta': ChatDeltaPayload;
+  /** A tool call changed: status, result, progress. */
+  'chat:tool-call': ChatToolCallPayload;
+  /** A tool call waits for the user; ChatService.Approve answers. */
+  'chat:approval': ChatApprovalPayload;
+  /** An approval question is no longer open. */
+  'chat:approval-done': ChatApprovalDonePayload;
+  /** A server asks the conversation's model for a completion; AnswerSampling answers. */
+  'chat:sampling': ChatSamplingPayload;
+  /** A sampling request was answered or expired. */
+  'chat:sampling-done': ChatSamplingDonePayload;
+  /** The agent loop moved on: a model call, tools, a retry, a fallback. */
+  'chat:step': ChatStepPayload;
+  /** Token usage of one model call. */
+  'chat:usage': ChatUsagePayload;
+  /** Something in the turn failed; the turn may go on. */
+  'chat:error': ChatErrorPayload;
+  /** The turn is over (exactly one per turn). */
+  'chat:done': ChatDonePayload;
+  /** The conversation list changed. */
+  'chat:conversations': ChatConversationsPayload;
 }
 
 export type EventName = keyof EventMap;
@@ -49,6 +88,18 @@ export const EVENT_NAMES: readonly EventName[] = [
   'mcp:resource-updated',
   'mcp:elicitation',
   'mcp:elicitation-done',
+  'chat:message',
+  'chat:delta',
+  'chat:tool-call',
+  'chat:approval',
+  'chat:approval-done',
+  'chat:sampling',
+  'chat:sampling-done',
+  'chat:step',
+  'chat:usage',
+  'chat:error',
+  'chat:done',
+  'chat:conversations',
 ];
 
 /**

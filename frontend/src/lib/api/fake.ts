@@ -29,6 +29,8 @@ import type {
   ServerView,
 } from './types';
 import type { EventMap, EventName } from './events';
+import { FakeChat, demoChatReply, type FakeChatOptions } from './fakeChat';
+import { FakeProviders, type FakeProvidersOptions } from './fakeProviders';
 
 export interface FakeCall {
   method: string;
@@ -61,10 +63,14 @@ export interface FakeOptions {
   promptResult?: (server: string, name: string, args: Record<string, string>) => GetPromptResult;
   /** How CallTool answers; default: the arguments echoed as a text content after 1 ms. */
   callTool?: (req: ToolCallRequest, fake: FakeBackend) => Promise<ToolCallOutcome>;
+  /** The ChatService: conversations, and how turns are played (see fakeChat.ts). */
+  chat?: FakeChatOptions;
   /** Saved tool requests at start. */
   saved?: SavedRequest[];
   /** Page size of ListResources and ListResourceTemplates (default 50). */
   pageSize?: number;
+  /** The ProviderManager: providers, env variables, scripted models, Ollama (see fakeProviders.ts). */
+  providers?: FakeProvidersOptions;
 }
 
 /** spec builds a full ServerSpec from a few fields. */
@@ -130,6 +136,10 @@ export class FakeBackend implements Backend {
   readonly servers = new Map<string, Stored>();
   readonly uiStore = new Map<string, string>();
   readonly copied: string[] = [];
+  /** The ChatService; its calls are recorded as "chat.<Method>"; turn() scripts a running turn. */
+  readonly chat: FakeChat;
+  /** The ProviderManager; its calls are recorded as "providers.<Method>". */
+  readonly providers: FakeProviders;
   prefs: Prefs;
   info: AppInfo;
   keychain: KeychainStatus;
@@ -188,6 +198,8 @@ export class FakeBackend implements Backend {
     this.templates = o.templates ?? {};
     this.prompts = o.prompts ?? {};
     this.pageSize = o.pageSize ?? 50;
+    this.providers = new FakeProviders(o.providers ?? {}, (m, a) => this.#record(m, a), () => this.keychain);
+    this.chat = new FakeChat({ record: (m, a) => this.#record(`chat.${m}`, a), emit: (n, p) => this.emit(n, p) }, o.chat);
     this.saved = structuredClone(o.saved ?? []);
     this.#savedSeq = this.saved.reduce((m, r) => Math.max(m, r.id), 0);
     this.#readResult =
@@ -634,6 +646,17 @@ export class FakeBackend implements Backend {
 export function demoBackend(): FakeBackend {
   const b = new FakeBackend({
     connectDelayMs: 900,
+    providers: {
+      providers: [
+        { id: 'openai-demo', name: 'OpenAI', preset: 'openai', keyInKeychain: true },
+        { id: 'openrouter-demo', name: 'OpenRouter', preset: 'openrouter', keyEnv: 'OPENROUTER_API_KEY', headers: { 'X-Title': 'MCP Desk' } },
+        { id: 'deepseek-demo', name: 'DeepSeek', preset: 'deepseek' },
+      ],
+      env: { OPENROUTER_API_KEY: 'demo' },
+      ollama: { running: true, version: '0.12.3', url: 'http://localhost:11434' },
+      defaultModel: { provider: 'openai-demo', model: 'gpt-4o' },
+      fallbacks: [{ provider: 'openrouter-demo', model: 'anthropic/claude-sonnet-4' }],
+    },
     importFile: '/home/dev/.config/Claude/claude_desktop_config.json',
     preview: {
       file: '',
@@ -681,6 +704,7 @@ export function demoBackend(): FakeBackend {
     if (n % 4 === 0) b.log({ server: 'everything', time: now + 20, direction: 'in', kind: 'notification', method: 'notifications/message', payload: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'tick ' + n } }) });
     n++;
   };
+  b.chat.reply = demoChatReply;
   for (let i = 0; i < 40; i++) tick();
   setInterval(tick, 2500);
   return b;

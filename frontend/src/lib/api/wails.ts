@@ -3,8 +3,23 @@
 
 import * as MCPPool from '../../../wailsjs/go/mcp/MCPPool';
 import * as SettingsService from '../../../wailsjs/go/settings/Service';
+import * as ProviderManager from '../../../wailsjs/go/providers/ProviderManager';
+import * as ChatService from '../../../wailsjs/go/chat/ChatService';
 import { BrowserOpenURL, EventsOnMultiple } from '../../../wailsjs/runtime/runtime';
 import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
+import type { ProvidersBackend } from './backend';
+import type { ChatServiceBackend } from './backend';
+import type {
+  AvailableTool,
+  ChatPolicies,
+  ChatSettings,
+  Conversation,
+  ConversationSummary,
+  ConversationView,
+  SearchHit,
+  TurnStarted,
+} from './chatTypes';
+import type { ModelList, ModelRef, PickerProvider, Provider } from './providerTypes';
 import type {
   Completion,
   GetPromptResult,
@@ -75,6 +90,53 @@ const settingsService: SettingsBackend = {
   SaveUIState: (key, value) => SettingsService.SaveUIState(key, value),
 };
 
+// ProviderManager's values are plain JSON in the shapes providerTypes.ts
+// describes; Go never sends a key back.
+const providerManager: ProvidersBackend = {
+  List: () => ProviderManager.List() as Promise<Provider[]>,
+  Presets: () => ProviderManager.Presets(),
+  Save: (input) => ProviderManager.Save(input as never) as Promise<Provider>,
+  Delete: (id) => ProviderManager.Delete(id),
+  SetEnabled: (id, enabled) => ProviderManager.SetEnabled(id, enabled) as Promise<Provider>,
+  TestConnection: (id) => ProviderManager.TestConnection(id),
+  Models: (id, refresh) => ProviderManager.Models(id, refresh) as Promise<ModelList>,
+  AddManualModel: (id, model) => ProviderManager.AddManualModel(id, model) as Promise<Provider>,
+  RemoveManualModel: (id, model) => ProviderManager.RemoveManualModel(id, model) as Promise<Provider>,
+  DefaultModel: () => ProviderManager.DefaultModel() as Promise<ModelRef>,
+  SetDefaultModel: (ref) => ProviderManager.SetDefaultModel(ref as never),
+  Fallbacks: () => ProviderManager.Fallbacks() as Promise<ModelRef[]>,
+  SetFallbacks: (refs) => ProviderManager.SetFallbacks(refs as never),
+  PickerModels: () => ProviderManager.PickerModels() as Promise<PickerProvider[]>,
+  DetectOllama: () => ProviderManager.DetectOllama(),
+};
+
+// ChatService: store and event types are chatTypes.ts's (Go's JSON); the
+// generated model classes describe the same shapes.
+const chatService: ChatServiceBackend = {
+  ListConversations: (limit, offset) => ChatService.ListConversations(limit, offset) as Promise<ConversationSummary[]>,
+  NewConversation: (input) => ChatService.NewConversation(input as never) as Promise<Conversation>,
+  Conversation: (id) => ChatService.Conversation(id) as Promise<ConversationView>,
+  Rename: (id, title) => ChatService.Rename(id, title),
+  Delete: (id) => ChatService.Delete(id),
+  UpdateSettings: (id, settings) => ChatService.UpdateSettings(id, settings as never) as Promise<Conversation>,
+  Search: (query, limit) => ChatService.Search(query, limit) as Promise<SearchHit[]>,
+  Export: (id, format) => ChatService.Export(id, format),
+  SaveExport: (id, format) => ChatService.SaveExport(id, format),
+  Send: (input) => ChatService.Send(input as never) as Promise<TurnStarted>,
+  Stop: (id) => ChatService.Stop(id),
+  Regenerate: (id) => ChatService.Regenerate(id) as Promise<TurnStarted>,
+  EditAndResend: (id, messageId, text) => ChatService.EditAndResend(id, messageId, text) as Promise<TurnStarted>,
+  Approve: (id, decision) => ChatService.Approve(id, decision as never),
+  RetryToolCall: (id, messageId, callId) => ChatService.RetryToolCall(id, messageId, callId) as Promise<TurnStarted>,
+  AnswerSampling: (id, decision) => ChatService.AnswerSampling(id, decision as never),
+  Policies: () => ChatService.Policies() as Promise<ChatPolicies>,
+  RevokePolicy: (kind, server, tool) => ChatService.RevokePolicy(kind, server, tool),
+  Settings: () => ChatService.Settings() as Promise<ChatSettings>,
+  SaveSettings: (s) => ChatService.SaveSettings(s as never) as Promise<ChatSettings>,
+  // Go reads a JSON null as a nil slice: every enabled server.
+  AvailableTools: (servers) => ChatService.AvailableTools(servers as string[]) as Promise<AvailableTool[]>,
+};
+
 function on(name: string, fn: (payload: unknown) => void): () => void {
   // The Wails runtime calls listeners with the emitted values as arguments
   // and returns the unsubscribe.
@@ -100,4 +162,4 @@ async function copyText(text: string): Promise<void> {
 }
 
 /** wailsBackend talks to Go through the generated Wails bindings. */
-export const wailsBackend: Backend = { mcp: mcpPool, settings: settingsService, on, copyText, openURL: BrowserOpenURL };
+export const wailsBackend: Backend = { mcp: mcpPool, settings: settingsService, chat: chatService, providers: providerManager, on, copyText, openURL: BrowserOpenURL };

@@ -1,10 +1,12 @@
 import { getContext, setContext } from 'svelte';
+import { ChatStore } from './chat.svelte';
 import { Dialogs } from './dialogs.svelte';
 import { Elicitations } from './elicitations.svelte';
 import { InspectorServer } from './inspectorServer.svelte';
 import { Layout } from './layout.svelte';
 import { PrefsStore } from './prefs.svelte';
 import { PromptsStore } from './prompts.svelte';
+import { ProvidersStore } from './providers.svelte';
 import { ResourcesStore } from './resources.svelte';
 import { RPCLogStore } from './rpclog.svelte';
 import { ServersStore } from './servers.svelte';
@@ -29,6 +31,10 @@ export interface Stores {
   toolSelections: ToolSelections;
   /** Servers' questions waiting for the user (elicitation). */
   elicitations: Elicitations;
+  /** Conversations, the open one's live transcript, and tool approvals and sampling requests waiting for the user. */
+  chat: ChatStore;
+  /** LLM providers, their models, the default and fallback models, and the model picker's groups. */
+  providers: ProvidersStore;
 }
 
 export const STORES_KEY = Symbol('mcpdesk.stores');
@@ -47,7 +53,9 @@ export function createStores(): Stores {
     resources: new ResourcesStore(),
     prompts: new PromptsStore(),
     elicitations: new Elicitations(),
+    chat: new ChatStore(),
     toolSelections: new ToolSelections(),
+    providers: new ProvidersStore(),
   };
 }
 

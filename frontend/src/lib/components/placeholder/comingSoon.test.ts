@@ -4,7 +4,7 @@ import { spec, status } from '../../api/fake';
 import { go, renderApp } from '../../../test/app';
 
 describe('Screens still to come', () => {
-  it.each(['chat', 'usage'])('%s says what it will do and what to do now', async (name) => {
+  it.each(['usage'])('%s says what it will do and what to do now', async (name) => {
     const { user, fake } = renderApp({});
     await go(user, name);
     const empty = screen.getByTestId(`empty-${name}`);
@@ -20,8 +20,8 @@ describe('Screens still to come', () => {
       servers: [{ spec: spec({ id: 'a', command: 'x' }), status: status({ id: 'a', tools: 5 }) }],
     });
     await screen.findByTestId('server-a');
-    await go(user, 'chat');
-    expect(screen.getByTestId('empty-chat')).toHaveTextContent('1 server is connected and ready for chat.');
+    await go(user, 'usage');
+    expect(screen.getByTestId('empty-usage')).toHaveTextContent('1 server is connected. Usage appears here once you chat.');
   });
 
   it('reopens the remembered screen', async () => {

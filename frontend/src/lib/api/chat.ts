@@ -1,0 +1,161 @@
+// Typed wrappers over the ChatService (SPEC D1–D6). Go sends nil slices as
+// null; everything returned here has its arrays filled in. A turn (send,
+// regenerate, editAndResend, retryToolCall) returns at once; what it does
+// arrives as chat:* events (see events.ts).
+
+import { backend } from './backend';
+import { call } from './call';
+import type {
+  ApprovalDecision,
+  AvailableTool,
+  ChatApprovalPayload,
+  ChatPolicies,
+  ChatSamplingPayload,
+  ChatSettings,
+  Conversation,
+  ConversationSettings,
+  ConversationSummary,
+  ConversationView,
+  ExportFormat,
+  Message,
+  PolicyKind,
+  SamplingDecision,
+  SearchHit,
+  TurnStarted,
+  Attachment,
+} from './chatTypes';
+
+/** normalizeSettings fills in what Go leaves out of conversation settings. */
+export function normalizeSettings(s: Partial<ConversationSettings> | null | undefined): ConversationSettings {
+  return {
+    provider: s?.provider ?? '',
+    model: s?.model ?? '',
+    systemPrompt: s?.systemPrompt ?? '',
+    temperature: s?.temperature ?? null,
+    servers: s?.servers ?? null,
+    tools: s?.tools ?? null,
+    maxSteps: s?.maxSteps ?? null,
+  };
+}
+
+/** normalizeConversation fills in a conversation from Go. */
+export function normalizeConversation(c: Conversation): Conversation {
+  return { ...c, title: c.title ?? '', pinned: !!c.pinned, settings: normalizeSettings(c.settings) };
+}
+
+/** normalizeMessage fills in a message from Go: arrays never null, strings never undefined. */
+export function normalizeMessage(m: Partial<Message> & { id: number }): Message {
+  return {
+    conversationId: 0,
+    seq: 0,
+    role: 'assistant',
+    createdAt: '',
+    updatedAt: '',
+    ...m,
+    content: m.content ?? '',
+    reasoning: m.reasoning ?? '',
+    toolCalls: m.toolCalls ?? [],
+    toolCallId: m.toolCallId ?? '',
+    attachments: m.attachments ?? [],
+    hidden: !!m.hidden,
+    status: m.status || 'complete',
+    error: m.error ?? '',
+    model: m.model ?? '',
+    usage: m.usage ?? null,
+  };
+}
+
+function normalizeTurn(t: TurnStarted): TurnStarted {
+  return { turnId: t.turnId, userMessage: normalizeMessage(t.userMessage) };
+}
+
+/** listConversations returns one page of the sidebar: pinned first, then most recent activity. */
+export async function listConversations(limit = 100, offset = 0): Promise<ConversationSummary[]> {
+  return (await call(() => backend().chat.ListConversations(limit, offset))) ?? [];
+}
+
+/** newConversation creates a conversation; empty provider and model mean the default model. */
+export async function newConversation(title: string, settings: ConversationSettings): Promise<Conversation> {
+  return normalizeConversation(await call(() => backend().chat.NewConversation({ title, settings })));
+}
+
+/** getConversation returns a conversation with its messages, its running turn and its open questions. */
+export async function getConversation(id: number): Promise<ConversationView> {
+  const v = await call(() => backend().chat.Conversation(id));
+  return {
+    conversation: normalizeConversation(v.conversation),
+    messages: (v.messages ?? []).map(normalizeMessage),
+    running: v.running ?? '',
+    approvals: (v.approvals ?? []) as ChatApprovalPayload[],
+    sampling: (v.sampling ?? []) as ChatSamplingPayload[],
+  };
+}
+
+export const renameConversation = (id: number, title: string): Promise<void> => call(() => backend().chat.Rename(id, title));
+export const deleteConversation = (id: number): Promise<void> => call(() => backend().chat.Delete(id));
+
+/** updateSettings stores a conversation's settings and returns it as stored. */
+export async function updateSettings(id: number, settings: ConversationSettings): Promise<Conversation> {
+  return normalizeConversation(await call(() => backend().chat.UpdateSettings(id, settings)));
+}
+
+/** searchMessages searches every message; each hit's snippet marks matches with SNIPPET_START … SNIPPET_END. */
+export async function searchMessages(query: string, limit = 50): Promise<SearchHit[]> {
+  return (await call(() => backend().chat.Search(query, limit))) ?? [];
+}
+
+/** exportConversation returns the conversation as Markdown or JSON text. */
+export const exportConversation = (id: number, format: ExportFormat): Promise<string> =>
+  call(() => backend().chat.Export(id, format));
+
+/** saveExport asks where to save the export and writes it; "" means the user cancelled. */
+export const saveExport = (id: number, format: ExportFormat): Promise<string> => call(() => backend().chat.SaveExport(id, format));
+
+/** send starts a turn with the user's text; it returns at once. */
+export async function send(conversationId: number, text: string, attachments: Attachment[] = []): Promise<TurnStarted> {
+  return normalizeTurn(await call(() => backend().chat.Send({ conversationId, text, attachments })));
+}
+
+/** stopTurn cancels the running turn: the stream and every call in flight. */
+export const stopTurn = (conversationId: number): Promise<void> => call(() => backend().chat.Stop(conversationId));
+
+/** regenerate drops the last answer and asks again. */
+export async function regenerate(conversationId: number): Promise<TurnStarted> {
+  return normalizeTurn(await call(() => backend().chat.Regenerate(conversationId)));
+}
+
+/** editAndResend replaces a user message (and all after it) and asks again. */
+export async function editAndResend(conversationId: number, messageId: number, text: string): Promise<TurnStarted> {
+  return normalizeTurn(await call(() => backend().chat.EditAndResend(conversationId, messageId, text)));
+}
+
+/** approve answers a chat:approval. It rejects when the question is no longer open. */
+export const approve = (id: string, decision: ApprovalDecision): Promise<void> => call(() => backend().chat.Approve(id, decision));
+
+/** retryToolCall runs a failed or timed-out call again and continues the turn. */
+export async function retryToolCall(conversationId: number, messageId: number, callId: string): Promise<TurnStarted> {
+  return normalizeTurn(await call(() => backend().chat.RetryToolCall(conversationId, messageId, callId)));
+}
+
+/** answerSampling approves (optionally edited) or rejects a chat:sampling. */
+export const answerSampling = (id: string, decision: SamplingDecision): Promise<void> =>
+  call(() => backend().chat.AnswerSampling(id, decision));
+
+/** chatPolicies returns the remembered approval policies. */
+export async function chatPolicies(): Promise<ChatPolicies> {
+  const p = await call(() => backend().chat.Policies());
+  return { alwaysAllow: p?.alwaysAllow ?? [], autoServers: p?.autoServers ?? [], never: p?.never ?? [] };
+}
+
+export const revokePolicy = (kind: PolicyKind, server: string, tool = ''): Promise<void> =>
+  call(() => backend().chat.RevokePolicy(kind, server, tool));
+
+export const chatSettings = (): Promise<ChatSettings> => call(() => backend().chat.Settings());
+/** saveChatSettings stores the application-wide chat settings and returns what was stored. */
+export const saveChatSettings = (s: ChatSettings): Promise<ChatSettings> => call(() => backend().chat.SaveSettings(s));
+
+/** availableTools lists the tools of the given servers (null = every enabled server). */
+export async function availableTools(servers: string[] | null): Promise<AvailableTool[]> {
+  const tools = (await call(() => backend().chat.AvailableTools(servers))) ?? [];
+  return tools.map((t) => ({ ...t, title: t.title ?? '', description: t.description ?? '', annotations: t.annotations ?? {} }));
+}

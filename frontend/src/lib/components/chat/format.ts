@@ -1,0 +1,47 @@
+// Formatting for the chat: token counts, times in the sidebar, snippets.
+
+import { SNIPPET_END, SNIPPET_START } from '../../api';
+
+/** formatTokens writes a token count with grouping: 1,234. */
+export function formatTokens(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/**
+ * shortTime writes when something happened, for the sidebar: the time of
+ * day today, the weekday within a week, else the date.
+ */
+export function shortTime(iso: string, locale: string, now = Date.now()): string {
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return '';
+  const d = new Date(t);
+  const today = new Date(now);
+  if (d.toDateString() === today.toDateString()) return d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
+  if (now - t < 6 * 86_400_000 && now >= t) return d.toLocaleDateString(locale, { weekday: 'short' });
+  return d.toLocaleDateString(locale, { month: 'short', day: 'numeric', ...(d.getFullYear() !== today.getFullYear() ? { year: 'numeric' } : {}) });
+}
+
+/** SnippetPart is a piece of a search snippet; mark is true for a match. */
+export interface SnippetPart {
+  text: string;
+  mark: boolean;
+}
+
+/** snippetParts splits a search snippet at its match markers (never HTML: the parts are shown as text). */
+export function snippetParts(snippet: string): SnippetPart[] {
+  const out: SnippetPart[] = [];
+  let rest = snippet;
+  while (rest) {
+    const s = rest.indexOf(SNIPPET_START);
+    if (s < 0) {
+      out.push({ text: rest, mark: false });
+      break;
+    }
+    if (s > 0) out.push({ text: rest.slice(0, s), mark: false });
+    const e = rest.indexOf(SNIPPET_END, s + 1);
+    const end = e < 0 ? rest.length : e;
+    out.push({ text: rest.slice(s + 1, end), mark: true });
+    rest = rest.slice(end + 1);
+  }
+  return out.filter((p) => p.text);
+}

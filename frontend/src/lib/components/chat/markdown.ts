@@ -1,0 +1,123 @@
+// Markdown for chat messages (SPEC D7): GitHub-flavoured markdown by
+// marked, code highlighted by highlight.js, sanitised by DOMPurify, and a
+// copy button on every code block. Long streamed replies are rendered in
+// blocks (splitBlocks): finished blocks are rendered once and kept, only
+// the block still being written is rendered again as text arrives.
+
+import DOMPurify from 'dompurify';
+import { Marked, type Tokens } from 'marked';
+import { escapeHTML } from '../../util/json';
+import { highlight, knownLanguage } from './highlight';
+
+const md = new Marked({ gfm: true, breaks: false, async: false });
+md.use({
+  renderer: {
+    code({ text, lang }: Tokens.Code): string {
+      const name = (lang ?? '').trim().split(/\s+/)[0].toLowerCase();
+      const cls = knownLanguage(name) ? `hljs language-${escapeHTML(name)}` : 'hljs';
+      const label = name ? ` data-lang="${escapeHTML(name)}"` : '';
+      return `<pre${label}><code class="${cls}">${highlight(text.replace(/\n$/, ''), name)}</code></pre>\n`;
+    },
+    checkbox({ checked }: Tokens.Checkbox): string {
+      return `<input type="checkbox" disabled${checked ? ' checked' : ''}> `;
+    },
+  },
+});
+
+// A private DOMPurify, so its hooks never touch the inspector's markdown.
+const purify = DOMPurify(window);
+purify.addHook('afterSanitizeAttributes', (node) => {
+  // The only inputs markdown makes are task-list boxes: whatever else a
+  // model writes becomes a disabled checkbox.
+  if (node.nodeName === 'INPUT') {
+    node.setAttribute('type', 'checkbox');
+    node.setAttribute('disabled', '');
+  }
+  if (node.nodeName === 'A') node.setAttribute('rel', 'noreferrer noopener');
+});
+
+const SANITIZE = {
+  FORBID_TAGS: ['style', 'form', 'button', 'textarea', 'select', 'option', 'iframe', 'object', 'embed', 'frame', 'frameset'],
+  FORBID_ATTR: ['style', 'srcset', 'id', 'name'],
+  // data-lang is ours (set above); a model's own data-* attributes are dropped.
+  ALLOW_DATA_ATTR: false,
+  ADD_ATTR: ['data-lang'],
+};
+
+/** renderStats counts markdown renders: a test hook for the streaming throttle. */
+export const renderStats = { renders: 0 };
+
+const COPY_ICON =
+  '<svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.75" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><rect x="9" y="9" width="13" height="13" rx="2"/><path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1"/></svg>';
+
+/**
+ * renderChatMarkdown turns markdown into sanitised HTML. Every code block
+ * gets a header with its language and a copy button (class code-copy,
+ * labelled copyLabel): the button is added after sanitising, so a model
+ * can never write one.
+ */
+export function renderChatMarkdown(text: string, copyLabel: string): string {
+  renderStats.renders++;
+  const frag = purify.sanitize(md.parse(text, { async: false }), { ...SANITIZE, RETURN_DOM_FRAGMENT: true });
+  for (const pre of frag.querySelectorAll('pre')) {
+    const block = document.createElement('div');
+    block.className = 'code-block';
+    const head = document.createElement('div');
+    head.className = 'code-head';
+    const lang = document.createElement('span');
+    lang.className = 'code-lang';
+    lang.textContent = pre.getAttribute('data-lang') ?? '';
+    pre.removeAttribute('data-lang');
+    const copy = document.createElement('button');
+    copy.type = 'button';
+    copy.className = 'code-copy';
+    copy.dataset.testid = 'code-copy';
+    copy.setAttribute('aria-label', copyLabel);
+    copy.title = copyLabel;
+    copy.innerHTML = COPY_ICON;
+    head.append(lang, copy);
+    pre.replaceWith(block);
+    block.append(head, pre);
+  }
+  const out = document.createElement('div');
+  out.append(frag);
+  return out.innerHTML;
+}
+
+const FENCE = /^\s*(`{3,}|~{3,})/;
+
+/**
+ * splitBlocks cuts markdown into blocks that render the same alone as
+ * together: at blank lines outside code fences that are followed by a
+ * line starting in the first column (a new paragraph, heading, list, table
+ * or fence). from is where a previous call's last block started: text
+ * before it is not scanned again. It returns the block boundaries after
+ * from (offsets where a block starts); the text after the last boundary is
+ * the block still open.
+ */
+export function splitBlocks(text: string, from = 0): number[] {
+  const cuts: number[] = [];
+  let fence: { ch: string; len: number } | null = null;
+  let blank = false;
+  let pos = from;
+  while (pos < text.length) {
+    const nl = text.indexOf('\n', pos);
+    const end = nl < 0 ? text.length : nl;
+    const line = text.slice(pos, end);
+    const complete = nl >= 0;
+    if (fence) {
+      const m = FENCE.exec(line);
+      if (complete && m && m[1][0] === fence.ch && m[1].length >= fence.len && line.trim() === m[1]) fence = null;
+    } else if (line.trim() === '') {
+      if (complete) blank = true;
+    } else {
+      if (blank && pos > from && !/^\s/.test(line)) cuts.push(pos);
+      blank = false;
+      const m = FENCE.exec(line);
+      if (m) fence = { ch: m[1][0], len: m[1].length };
+    }
+    if (!complete) break;
+    pos = nl + 1;
+  }
+  return cuts;
+}

@@ -1,0 +1,783 @@
+import {
+  answerSampling,
+  approve,
+  deleteConversation,
+  editAndResend,
+  exportConversation,
+  getConversation,
+  listConversations,
+  newConversation,
+  normalizeMessage,
+  normalizeSettings,
+  on,
+  regenerate,
+  renameConversation,
+  retryToolCall,
+  saveExport,
+  searchMessages,
+  send,
+  stopTurn,
+  updateSettings,
+  type ApprovalDecision,
+  type ChatApprovalPayload,
+  type ChatErrorPayload,
+  type ChatProgress,
+  type ChatSamplingPayload,
+  type ChatStepPayload,
+  type Conversation,
+  type ConversationSettings,
+  type ConversationSummary,
+  type ExportFormat,
+  type Message,
+  type SamplingDecision,
+  type SearchHit,
+  type TokenUsage,
+  type ToolCall,
+  type TurnStarted,
+} from '../api';
+
+/** ErrorNote is one chat:error shown in the conversation's banner. */
+export interface ErrorNote extends ChatErrorPayload {
+  /** Unique within the session; the banner's key. */
+  key: number;
+}
+
+/** The number of conversations fetched per page of the sidebar. */
+export const PAGE_SIZE = 100;
+
+/** SEARCH_DELAY is how long typing must pause before a search runs, in ms. */
+export const SEARCH_DELAY = 200;
+
+/** The longest a buffered delta waits when animation frames do not come (hidden window), in ms. */
+const FLUSH_FALLBACK_MS = 100;
+
+const zeroUsage = (): TokenUsage => ({ promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 });
+
+/** addUsage returns a + b. */
+export function addUsage(a: TokenUsage | null | undefined, b: TokenUsage | null | undefined): TokenUsage {
+  const x = a ?? zeroUsage();
+  const y = b ?? zeroUsage();
+  return {
+    promptTokens: x.promptTokens + y.promptTokens,
+    completionTokens: x.completionTokens + y.completionTokens,
+    cachedTokens: x.cachedTokens + y.cachedTokens,
+    reasoningTokens: x.reasoningTokens + y.reasoningTokens,
+  };
+}
+
+/** titleFrom makes a conversation title from the first message: its first line, at most 60 characters. */
+export function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0].replace(/\s+/g, ' ').trim();
+  return line.length > 60 ? line.slice(0, 59).trimEnd() + '…' : line;
+}
+
+/** isVisible reports whether a message is shown in the transcript (user and assistant, not hidden). */
+export const isVisible = (m: Message): boolean => !m.hidden && (m.role === 'user' || m.role === 'assistant');
+
+type Schedule = (fn: () => void) => () => void;
+
+// nextFrame runs fn on the next animation frame, or after FLUSH_FALLBACK_MS
+// when frames do not come (a hidden window), whichever is first.
+const nextFrame: Schedule = (fn) => {
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    cancel();
+  };
+  const raf = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => (run(), fn())) : 0;
+  const timer = setTimeout(() => (run(), fn()), FLUSH_FALLBACK_MS);
+  function cancel() {
+    if (raf && typeof cancelAnimationFrame === 'function') cancelAnimationFrame(raf);
+    clearTimeout(timer);
+  }
+  return () => {
+    done = true;
+    cancel();
+  };
+};
+
+/**
+ * ChatStore is the Chat screen's state (SPEC D1–D7): the sidebar's
+ * conversations and search, the open conversation's transcript kept live
+ * from chat:* events, its running turn, and the questions (tool approvals,
+ * sampling requests) waiting for the user.
+ *
+ * Streaming: chat:delta text goes into a plain buffer and is applied to
+ * the reactive message at most once per animation frame, so a reply of
+ * thousands of deltas re-renders a few dozen times, not thousands.
+ * Terminal events (the whole message, done) apply the buffer first, so
+ * nothing is lost or reordered.
+ */
+export class ChatStore {
+  #list = $state<ConversationSummary[]>([]);
+  #listLoaded = $state(false);
+  #listError = $state('');
+  #hasMore = $state(false);
+  #query = $state('');
+  #hits = $state<SearchHit[] | null>(null);
+  #searching = $state(false);
+  #searchError = $state('');
+
+  #current = $state<Conversation | null>(null);
+  #messages = $state<Message[]>([]);
+  #loading = $state(false);
+  #loadError = $state('');
+  #focus = $state<{ messageId: number; n: number } | null>(null);
+  #draft = $state<ConversationSettings>(normalizeSettings({}));
+  #compose = $state<{ text: string; n: number } | null>(null);
+
+  #running = $state<Record<number, string>>({});
+  #stopping = $state<Record<number, boolean>>({});
+  #approvals = $state<ChatApprovalPayload[]>([]);
+  #sampling = $state<ChatSamplingPayload[]>([]);
+  #errors = $state<ErrorNote[]>([]);
+  #steps = $state<Record<number, ChatStepPayload>>({});
+  #progress = $state<Record<string, ChatProgress>>({});
+  #callStarts = $state<Record<string, number>>({});
+
+  #buffer = new Map<number, { text: string; reasoning: string }>();
+  #cancelFlush: (() => void) | null = null;
+  #schedule: Schedule;
+  #finished = new Set<string>();
+  #opening = 0;
+  #errorKey = 0;
+  #focusN = 0;
+  #searchTimer: ReturnType<typeof setTimeout> | undefined;
+  #searchSeq = 0;
+  #listInflight: Promise<void> | null = null;
+  #listAgain = false;
+
+  /** flushes counts how often buffered deltas were applied (a test hook for the throttling). */
+  flushes = 0;
+
+  constructor(o: { schedule?: Schedule } = {}) {
+    this.#schedule = o.schedule ?? nextFrame;
+  }
+
+  // ---- sidebar
+
+  get list(): ConversationSummary[] {
+    return this.#list;
+  }
+
+  get listLoaded(): boolean {
+    return this.#listLoaded;
+  }
+
+  get listError(): string {
+    return this.#listError;
+  }
+
+  /** hasMore is true when the last page was full: more conversations may follow. */
+  get hasMore(): boolean {
+    return this.#hasMore;
+  }
+
+  get query(): string {
+    return this.#query;
+  }
+
+  /** hits are the search results for query; null while no search is shown. */
+  get hits(): SearchHit[] | null {
+    return this.#hits;
+  }
+
+  get searching(): boolean {
+    return this.#searching;
+  }
+
+  get searchError(): string {
+    return this.#searchError;
+  }
+
+  // ---- the open conversation
+
+  /** current is the open conversation; null for a new chat not sent yet. */
+  get current(): Conversation | null {
+    return this.#current;
+  }
+
+  /** messages are every message of the open conversation, tool and hidden ones included, by seq. */
+  get messages(): Message[] {
+    return this.#messages;
+  }
+
+  get loading(): boolean {
+    return this.#loading;
+  }
+
+  get loadError(): string {
+    return this.#loadError;
+  }
+
+  /** focus is the message to scroll to (from a search hit); n changes on every request. */
+  get focus(): { messageId: number; n: number } | null {
+    return this.#focus;
+  }
+
+  /** compose is text another screen handed to the composer ("Use in chat"); n changes on every hand-over. */
+  get compose(): { text: string; n: number } | null {
+    return this.#compose;
+  }
+
+  /**
+   * useInComposer hands text to the chat composer (it is added to what is
+   * typed there); call layout.go('chat') to show it. The Prompts screen's
+   * "Use in chat" (SPEC B3, D8) uses it.
+   */
+  useInComposer(text: string): void {
+    this.#compose = { text, n: (this.#compose?.n ?? 0) + 1 };
+  }
+
+  /** settings are the open conversation's settings, or the new chat's. */
+  get settings(): ConversationSettings {
+    return this.#current?.settings ?? this.#draft;
+  }
+
+  /** runningTurn is the open conversation's running turn id, "" when none runs. */
+  get runningTurn(): string {
+    return this.#current ? (this.#running[this.#current.id] ?? '') : '';
+  }
+
+  get running(): boolean {
+    return this.runningTurn !== '';
+  }
+
+  /** stopping is true after Stop until the turn ends. */
+  get stopping(): boolean {
+    return !!this.#current && !!this.#stopping[this.#current.id] && this.running;
+  }
+
+  /** isRunning reports whether a conversation has a running turn. */
+  isRunning(conversationId: number): boolean {
+    return !!this.#running[conversationId];
+  }
+
+  /** approvals are the open conversation's tool calls waiting for the user, oldest first. */
+  get approvals(): ChatApprovalPayload[] {
+    const id = this.#current?.id;
+    return this.#approvals.filter((a) => a.conversationId === id);
+  }
+
+  /** waitingIn counts the questions (approvals, sampling) waiting in a conversation. */
+  waitingIn(conversationId: number): number {
+    return (
+      this.#approvals.filter((a) => a.conversationId === conversationId).length +
+      this.#sampling.filter((s) => s.conversationId === conversationId).length
+    );
+  }
+
+  /** sampling are the open conversation's sampling requests waiting for the user. */
+  get sampling(): ChatSamplingPayload[] {
+    const id = this.#current?.id;
+    return this.#sampling.filter((s) => s.conversationId === id);
+  }
+
+  /** allSampling are every sampling request waiting, of any conversation or none (a call from the Tools screen). */
+  get allSampling(): ChatSamplingPayload[] {
+    return this.#sampling;
+  }
+
+  /** errors are the open conversation's chat:error notes, oldest first. */
+  get errors(): ErrorNote[] {
+    const id = this.#current?.id;
+    return this.#errors.filter((e) => e.conversationId === id);
+  }
+
+  /** step is the last chat:step of the open conversation's running turn. */
+  get step(): ChatStepPayload | null {
+    const id = this.#current?.id;
+    return id !== undefined && this.running ? (this.#steps[id] ?? null) : null;
+  }
+
+  /** progressOf returns the last progress of a running tool call. */
+  progressOf(callId: string): ChatProgress | undefined {
+    return this.#progress[callId];
+  }
+
+  /** callStartedAt returns when a call was first seen running (ms since epoch), for its elapsed time. */
+  callStartedAt(callId: string): number | undefined {
+    return this.#callStarts[callId];
+  }
+
+  /** usage sums the token usage of the open conversation's messages. */
+  get usage(): TokenUsage | null {
+    let total: TokenUsage | null = null;
+    for (const m of this.#messages) if (m.usage) total = addUsage(total, m.usage);
+    return total;
+  }
+
+  /** lastAssistantId is the id of the last visible assistant message (the one Regenerate replaces). */
+  get lastAssistantId(): number {
+    for (let i = this.#messages.length - 1; i >= 0; i--) {
+      const m = this.#messages[i];
+      if (m.role === 'assistant' && !m.hidden) return m.id;
+      if (m.role === 'user') return 0;
+    }
+    return 0;
+  }
+
+  // ---- lifecycle
+
+  /** start follows the chat events and loads the sidebar; returns the cleanup. */
+  start(): () => void {
+    const offs = [
+      on('chat:message', (p) => {
+        if (p.conversationId !== this.#current?.id) return;
+        this.#applyMessage(normalizeMessage(p.message));
+      }),
+      on('chat:delta', (p) => {
+        if (p.conversationId !== this.#current?.id) return;
+        const b = this.#buffer.get(p.messageId);
+        if (b) {
+          b.text += p.text ?? '';
+          b.reasoning += p.reasoning ?? '';
+        } else this.#buffer.set(p.messageId, { text: p.text ?? '', reasoning: p.reasoning ?? '' });
+        this.#cancelFlush ??= this.#schedule(() => {
+          this.#cancelFlush = null;
+          this.flush();
+        });
+      }),
+      on('chat:tool-call', (p) => {
+        if (p.progress) this.#progress[p.call.id] = p.progress;
+        if (p.call.status === 'running' && this.#callStarts[p.call.id] === undefined) this.#callStarts[p.call.id] = Date.now();
+        if (p.conversationId !== this.#current?.id) return;
+        this.#applyCall(p.messageId, p.call);
+      }),
+      on('chat:approval', (a) => {
+        if (!this.#approvals.some((x) => x.id === a.id)) this.#approvals.push(a);
+      }),
+      on('chat:approval-done', (d) => this.#dropApproval(d.id)),
+      on('chat:sampling', (s) => {
+        if (!this.#sampling.some((x) => x.id === s.id)) this.#sampling.push(s);
+      }),
+      on('chat:sampling-done', (d) => this.#dropSampling(d.id)),
+      on('chat:step', (s) => {
+        if (!this.#finished.has(s.turnId)) this.#running[s.conversationId] = s.turnId;
+        this.#steps[s.conversationId] = s;
+      }),
+      on('chat:usage', (u) => {
+        if (u.conversationId !== this.#current?.id) return;
+        this.flush();
+        const m = this.#find(u.messageId);
+        if (!m) return;
+        // A finished message already counts its calls; a streaming one
+        // adds each call as it ends.
+        if (!m.usage) m.usage = { ...u.usage };
+        else if (m.status === 'streaming') m.usage = addUsage(m.usage, u.usage);
+      }),
+      on('chat:error', (e) => {
+        const dup = this.#errors.some((x) => x.turnId === e.turnId && x.kind === e.kind && x.message === e.message);
+        if (!dup) this.#errors.push({ ...e, key: ++this.#errorKey });
+      }),
+      on('chat:done', (d) => this.#done(d.conversationId, d.turnId, d.reason)),
+      on('chat:conversations', () => void this.loadList()),
+    ];
+    void this.loadList();
+    return () => {
+      offs.forEach((off) => off());
+      this.#cancelFlush?.();
+      this.#cancelFlush = null;
+      clearTimeout(this.#searchTimer);
+    };
+  }
+
+  /** flush applies the buffered deltas now. */
+  flush(): void {
+    if (this.#buffer.size === 0) return;
+    this.flushes++;
+    for (const [id, b] of this.#buffer) {
+      let m = this.#find(id);
+      if (!m && this.#current) {
+        // A delta before its message: show it at the end until the message arrives.
+        this.#insert(
+          normalizeMessage({
+            id,
+            conversationId: this.#current.id,
+            seq: (this.#messages.at(-1)?.seq ?? 0) + 1,
+            role: 'assistant',
+            status: 'streaming',
+          }),
+        );
+        m = this.#find(id);
+      }
+      if (!m) continue;
+      if (b.text) m.content += b.text;
+      if (b.reasoning) m.reasoning += b.reasoning;
+    }
+    this.#buffer.clear();
+  }
+
+  // ---- sidebar actions
+
+  /** loadList reloads the first page of conversations (more = append the next page); calls coalesce. */
+  loadList(more = false): Promise<void> {
+    if (more) return this.#loadMore();
+    if (this.#listInflight) {
+      this.#listAgain = true;
+      return this.#listInflight;
+    }
+    this.#listInflight = (async () => {
+      do {
+        this.#listAgain = false;
+        try {
+          const n = Math.max(PAGE_SIZE, this.#list.length);
+          const page = await listConversations(n, 0);
+          this.#list = page;
+          this.#hasMore = page.length === n;
+          this.#listError = '';
+          const cur = this.#current && page.find((c) => c.id === this.#current!.id);
+          if (cur && this.#current && cur.title !== this.#current.title) this.#current.title = cur.title;
+        } catch (e) {
+          this.#listError = (e as Error).message;
+        }
+      } while (this.#listAgain);
+      this.#listLoaded = true;
+      this.#listInflight = null;
+    })();
+    return this.#listInflight;
+  }
+
+  async #loadMore(): Promise<void> {
+    try {
+      const page = await listConversations(PAGE_SIZE, this.#list.length);
+      const seen = new Set(this.#list.map((c) => c.id));
+      this.#list = [...this.#list, ...page.filter((c) => !seen.has(c.id))];
+      this.#hasMore = page.length === PAGE_SIZE;
+    } catch (e) {
+      this.#listError = (e as Error).message;
+    }
+  }
+
+  /** setQuery searches all messages after a short pause; "" goes back to the list. */
+  setQuery(q: string): void {
+    this.#query = q;
+    clearTimeout(this.#searchTimer);
+    const seq = ++this.#searchSeq;
+    if (!q.trim()) {
+      this.#hits = null;
+      this.#searching = false;
+      this.#searchError = '';
+      return;
+    }
+    this.#searching = true;
+    this.#searchTimer = setTimeout(async () => {
+      try {
+        const hits = await searchMessages(q.trim(), 50);
+        if (seq !== this.#searchSeq) return;
+        this.#hits = hits;
+        this.#searchError = '';
+      } catch (e) {
+        if (seq !== this.#searchSeq) return;
+        this.#hits = [];
+        this.#searchError = (e as Error).message;
+      }
+      this.#searching = false;
+    }, SEARCH_DELAY);
+  }
+
+  /** open shows a conversation (at a message, when given: a search hit). */
+  async open(id: number, messageId = 0): Promise<void> {
+    if (this.#current?.id === id && !this.#loadError) {
+      if (messageId) this.#focusOn(messageId);
+      return;
+    }
+    const seq = ++this.#opening;
+    this.#buffer.clear();
+    this.#loading = true;
+    this.#loadError = '';
+    this.#current = this.#list.some((c) => c.id === id) ? this.#placeholder(id) : null;
+    this.#messages = [];
+    try {
+      const v = await getConversation(id);
+      if (seq !== this.#opening) return;
+      this.#current = v.conversation;
+      this.#messages = v.messages;
+      if (v.running && !this.#finished.has(v.running)) this.#running[id] = v.running;
+      else delete this.#running[id];
+      for (const a of v.approvals) if (!this.#approvals.some((x) => x.id === a.id)) this.#approvals.push(a);
+      for (const s of v.sampling) if (!this.#sampling.some((x) => x.id === s.id)) this.#sampling.push(s);
+      if (messageId) this.#focusOn(messageId);
+    } catch (e) {
+      if (seq !== this.#opening) return;
+      this.#loadError = (e as Error).message;
+    } finally {
+      if (seq === this.#opening) this.#loading = false;
+    }
+  }
+
+  #placeholder(id: number): Conversation {
+    const s = this.#list.find((c) => c.id === id)!;
+    return {
+      id,
+      title: s.title,
+      pinned: s.pinned,
+      createdAt: s.createdAt,
+      updatedAt: s.updatedAt,
+      settings: normalizeSettings({ provider: s.provider, model: s.model }),
+    };
+  }
+
+  /** newChat shows an empty conversation; it is created when the first message is sent. */
+  newChat(settings?: Partial<ConversationSettings>): void {
+    ++this.#opening;
+    this.#buffer.clear();
+    const prev = this.#current?.settings ?? this.#draft;
+    this.#draft = normalizeSettings({
+      provider: prev.provider,
+      model: prev.model,
+      servers: prev.servers,
+      tools: prev.tools,
+      ...settings,
+    });
+    this.#current = null;
+    this.#messages = [];
+    this.#loading = false;
+    this.#loadError = '';
+  }
+
+  /** rename gives a conversation a new title. */
+  async rename(id: number, title: string): Promise<void> {
+    await renameConversation(id, title.trim());
+    const s = this.#list.find((c) => c.id === id);
+    if (s) s.title = title.trim();
+    if (this.#current?.id === id) this.#current.title = title.trim();
+  }
+
+  /** remove deletes a conversation; the open one closes to a new chat. */
+  async remove(id: number): Promise<void> {
+    await deleteConversation(id);
+    this.#list = this.#list.filter((c) => c.id !== id);
+    this.#hits = this.#hits?.filter((h) => h.conversationId !== id) ?? null;
+    if (this.#current?.id === id) this.newChat();
+  }
+
+  // ---- conversation actions
+
+  /** setSettings changes the open conversation's settings (stored at once), or the new chat's. */
+  async setSettings(changes: Partial<ConversationSettings>): Promise<void> {
+    const next = normalizeSettings($state.snapshot({ ...this.settings, ...changes }) as ConversationSettings);
+    const c = this.#current;
+    if (!c) {
+      this.#draft = next;
+      return;
+    }
+    const prev = c.settings;
+    c.settings = next;
+    try {
+      const stored = await updateSettings(c.id, next);
+      if (this.#current?.id === stored.id) this.#current.settings = stored.settings;
+    } catch (e) {
+      if (this.#current?.id === c.id) this.#current.settings = prev;
+      throw e;
+    }
+  }
+
+  /**
+   * send sends the user's text, creating the conversation first for a new
+   * chat. It resolves once the turn started; the reply streams as events.
+   */
+  async send(text: string): Promise<void> {
+    const body = text.trim();
+    if (!body) return;
+    let c = this.#current;
+    if (!c) {
+      const seq = ++this.#opening;
+      c = await newConversation(titleFrom(body), $state.snapshot(this.#draft) as ConversationSettings);
+      if (seq === this.#opening) {
+        this.#current = c;
+        this.#messages = [];
+      }
+      void this.loadList();
+    }
+    const id = c.id;
+    this.#errors = this.#errors.filter((e) => e.conversationId !== id);
+    const started = await send(id, body);
+    this.#started(id, started);
+  }
+
+  /** stop cancels the open conversation's running turn. */
+  async stop(): Promise<void> {
+    const c = this.#current;
+    if (!c || !this.running) return;
+    this.#stopping[c.id] = true;
+    try {
+      await stopTurn(c.id);
+    } catch (e) {
+      delete this.#stopping[c.id];
+      throw e;
+    }
+  }
+
+  /** regenerate drops the last answer and asks the model again. */
+  async regenerate(): Promise<void> {
+    const c = this.#current;
+    if (!c) return;
+    const before = new Set(this.#messages.map((m) => m.id));
+    this.#clearErrors(c.id);
+    const started = await regenerate(c.id);
+    this.#cut(before, (m) => m.seq > started.userMessage.seq);
+    this.#started(c.id, started);
+  }
+
+  /** editAndResend replaces a user message (and everything after it) and asks again. */
+  async editAndResend(messageId: number, text: string): Promise<void> {
+    const c = this.#current;
+    if (!c || !text.trim()) return;
+    const before = new Set(this.#messages.map((m) => m.id));
+    const old = this.#find(messageId);
+    this.#clearErrors(c.id);
+    const started = await editAndResend(c.id, messageId, text.trim());
+    const seq = Math.min(started.userMessage.seq, old?.seq ?? Infinity);
+    this.#cut(before, (m) => m.id === messageId || (m.seq >= seq && m.id !== started.userMessage.id));
+    this.#started(c.id, started);
+  }
+
+  /**
+   * retry runs a failed or cancelled tool call of the latest reply again;
+   * the turn continues from it, and what followed the reply is replaced.
+   */
+  async retry(messageId: number, callId: string): Promise<void> {
+    const c = this.#current;
+    if (!c) return;
+    const before = new Set(this.#messages.map((m) => m.id));
+    const reply = this.#find(messageId);
+    const started = await retryToolCall(c.id, messageId, callId);
+    if (reply) this.#cut(before, (m) => m.seq > reply.seq);
+    this.#started(c.id, started);
+  }
+
+  /** lastUserSeq is the seq of the last user message: the messages after it are the latest reply. */
+  get lastUserSeq(): number {
+    for (let i = this.#messages.length - 1; i >= 0; i--) if (this.#messages[i].role === 'user') return this.#messages[i].seq;
+    return 0;
+  }
+
+  /** approve answers a tool approval; the card goes away at once. */
+  async approve(id: string, decision: ApprovalDecision): Promise<void> {
+    this.#dropApproval(id);
+    await approve(id, decision);
+  }
+
+  /** answerSampling answers a sampling request; the card goes away at once. */
+  async answerSampling(id: string, decision: SamplingDecision): Promise<void> {
+    this.#dropSampling(id);
+    await answerSampling(id, decision);
+  }
+
+  /** dismissError hides one error note. */
+  dismissError(key: number): void {
+    this.#errors = this.#errors.filter((e) => e.key !== key);
+  }
+
+  /** exportText returns the open conversation as Markdown or JSON. */
+  exportText(format: ExportFormat): Promise<string> {
+    if (!this.#current) return Promise.resolve('');
+    return exportConversation(this.#current.id, format);
+  }
+
+  /** saveExport asks where to save the open conversation and writes it; "" = cancelled. */
+  saveExport(format: ExportFormat): Promise<string> {
+    if (!this.#current) return Promise.resolve('');
+    return saveExport(this.#current.id, format);
+  }
+
+  // ---- internals
+
+  #find(id: number): Message | undefined {
+    return this.#messages.find((m) => m.id === id);
+  }
+
+  #focusOn(messageId: number): void {
+    let target = this.#find(messageId);
+    // A tool result is shown inside the assistant message that called it.
+    if (target?.role === 'tool') {
+      const callId = target.toolCallId;
+      target = this.#messages.find((m) => m.toolCalls.some((c) => c.id === callId)) ?? target;
+    }
+    this.#focus = { messageId: target?.id ?? messageId, n: ++this.#focusN };
+  }
+
+  #started(conversationId: number, t: TurnStarted): void {
+    if (!this.#finished.has(t.turnId)) this.#running[conversationId] = t.turnId;
+    delete this.#stopping[conversationId];
+    if (this.#current?.id === conversationId) this.#applyMessage(t.userMessage);
+    void this.loadList();
+  }
+
+  #clearErrors(conversationId: number): void {
+    this.#errors = this.#errors.filter((e) => e.conversationId !== conversationId);
+  }
+
+  // #cut drops messages that were shown before a regenerate or an edit
+  // and that the backend cut; messages of the new turn that arrived
+  // meanwhile stay.
+  #cut(before: Set<number>, drop: (m: Message) => boolean): void {
+    this.#messages = this.#messages.filter((m) => !(before.has(m.id) && drop(m)));
+  }
+
+  #applyMessage(m: Message): void {
+    const existing = this.#find(m.id);
+    if (m.status === 'streaming') {
+      if (existing) {
+        // Deltas may be ahead of a snapshot of the message being written.
+        this.flush();
+        if (existing.content.length > m.content.length && existing.content.startsWith(m.content)) m.content = existing.content;
+        if (existing.reasoning.length > m.reasoning.length && existing.reasoning.startsWith(m.reasoning)) m.reasoning = existing.reasoning;
+      }
+    } else {
+      // The whole message holds every delta.
+      this.#buffer.delete(m.id);
+    }
+    if (existing) {
+      const i = this.#messages.indexOf(existing);
+      this.#messages[i] = m;
+    } else this.#insert(m);
+  }
+
+  // #insert adds a message by seq. A new message numbered at or before
+  // shown ones means the history was cut there (regenerate, edit): those go.
+  #insert(m: Message): void {
+    const kept = this.#messages.filter((x) => x.seq < m.seq);
+    if (kept.length !== this.#messages.length) this.#messages = [...kept, m];
+    else this.#messages.push(m);
+  }
+
+  #applyCall(messageId: number, call: ToolCall): void {
+    const m = this.#find(messageId);
+    if (!m) return;
+    const i = m.toolCalls.findIndex((c) => c.id === call.id);
+    if (i >= 0) m.toolCalls[i] = call;
+    else m.toolCalls.push(call);
+  }
+
+  #dropApproval(id: string): void {
+    const i = this.#approvals.findIndex((a) => a.id === id);
+    if (i >= 0) this.#approvals.splice(i, 1);
+  }
+
+  #dropSampling(id: string): void {
+    const i = this.#sampling.findIndex((s) => s.id === id);
+    if (i >= 0) this.#sampling.splice(i, 1);
+  }
+
+  #done(conversationId: number, turnId: string, reason: string): void {
+    this.flush();
+    this.#finished.add(turnId);
+    if (this.#finished.size > 200) this.#finished.delete(this.#finished.values().next().value!);
+    if (!this.#running[conversationId] || this.#running[conversationId] === turnId) delete this.#running[conversationId];
+    delete this.#stopping[conversationId];
+    delete this.#steps[conversationId];
+    this.#approvals = this.#approvals.filter((a) => a.turnId !== turnId);
+    if (this.#current?.id !== conversationId) return;
+    // Go sends every message whole when the turn ends; should one have
+    // been missed, do not leave it looking alive.
+    for (const m of this.#messages) {
+      if (m.status === 'streaming') m.status = reason === 'stop' || reason === 'max_steps' ? 'complete' : 'interrupted';
+      for (const c of m.toolCalls) {
+        if (c.status === 'pending' || c.status === 'approved' || c.status === 'running') c.status = 'cancelled';
+      }
+    }
+  }
+}
