@@ -260,6 +260,11 @@ export class ChatStore {
     return this.#approvals.filter((a) => a.conversationId === id);
   }
 
+  /** waitingTotal counts every question waiting for the user, in any conversation or none. */
+  get waitingTotal(): number {
+    return this.#approvals.length + this.#sampling.length;
+  }
+
   /** waitingIn counts the questions (approvals, sampling) waiting in a conversation. */
   waitingIn(conversationId: number): number {
     return (

@@ -333,11 +333,15 @@ describe('Chat: sampling outside the conversation on screen', () => {
     await screen.findByTestId('nav-servers');
     const req = { id: 's0', conversationId: 0, server: 'everything', request: { messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 5 }, model: 'openai/gpt-4o' };
     r.fake.chat.sampling.set('s0', req);
+    expect(screen.queryByTestId('nav-chat-waiting')).toBeNull();
     r.fake.emit('chat:sampling', req);
+    // The Chat item in the rail counts what waits for the user.
+    expect(await screen.findByTestId('nav-chat-waiting')).toHaveTextContent('1');
     const dlg = await screen.findByTestId('sampling-dialog');
     expect(within(dlg).getByTestId('sampling-card')).toHaveTextContent('everything asks the model for a reply');
     await r.user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByTestId('sampling-dialog')).toBeNull());
+    await waitFor(() => expect(screen.queryByTestId('nav-chat-waiting')).toBeNull());
     expect(r.fake.callsOf('chat.AnswerSampling')).toEqual([['s0', { approve: false }]]);
   });
 });

@@ -128,6 +128,21 @@ describe('Prompts screen', () => {
     expect(JSON.parse(fake.copied[0])).toEqual(review('a', 'review', { code: 'x := 1', focus: 'bugs' }).messages);
   });
 
+  it('hands the returned messages to the chat composer (Use in chat)', async () => {
+    const { user } = setup();
+    await go(user, 'prompts');
+    await user.click(await screen.findByTestId('prompt-item-review'));
+    await user.type(screen.getByTestId('prompt-arg-code'), 'x := 1');
+    await user.type(screen.getByTestId('prompt-arg-focus'), 'bugs');
+    await user.click(screen.getByTestId('prompt-get'));
+    await user.click(await screen.findByTestId('prompt-use-in-chat'));
+    expect(screen.getByTestId('nav-chat')).toHaveAttribute('aria-current', 'page');
+    const input = (await screen.findByTestId('composer-input')) as HTMLTextAreaElement;
+    await waitFor(() => expect(input.value).toContain('Please review:'));
+    expect(input.value).toContain('x := 1');
+    expect(input.value).toContain('package a');
+  });
+
   it('Enter in the form runs Get', async () => {
     const { user, fake } = setup();
     await go(user, 'prompts');
