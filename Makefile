@@ -49,6 +49,8 @@ test-window:
 bench: deps-test dev-binary
 	go test -run '^$$' -bench 'EchoOverhead' -benchtime 2000x -count 3 ./backend/mcp/
 	go test -run '^$$' -bench 'ConnectParallel' -benchtime 10x -count 1 ./backend/mcp/
+	go test -tags sqlite_fts5 -run '^$$' -bench 'Pipeline' -benchtime 3x ./backend/chat/
+	go test -tags sqlite_fts5 -run '^$$' -bench 'Search100k' -benchtime 20x ./backend/store/
 	build/scripts/window-bench.sh
 	node frontend/e2e/bench.mjs
 
