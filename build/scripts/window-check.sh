@@ -3,14 +3,21 @@
 # folder holding one real MCP server, waits for the window to report ready,
 # takes a screenshot of the screen and fails if it is blank (one colour, or
 # nearly so). The screenshot is kept as build/bin/window.png.
+#
+# Then the command line, black-box; and a finished conversation in the real
+# window: `mcpdesk providers add` and `mcpdesk chat` against the scripted
+# fake LLM (backend/llm/llmtest/fakellm) and server-everything seed a data
+# folder, the window opens on the Chat screen, the conversation is clicked
+# open, and the screenshot is kept as build/screenshots/chat.png.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-build/bin/mcpdesk}
 out=build/bin/window.png
 work=$(mktemp -d)
-pid=""; xvfb=""
+pid=""; xvfb=""; fake=""
 cleanup() {
   [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
+  [ -n "$fake" ] && kill "$fake" 2>/dev/null || true
   [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null || true
   rm -rf "$work"
 }
@@ -71,4 +78,130 @@ grep -q '"state": "connected"' <<<"$out" && cli_ok=$((cli_ok + 1)) || echo "cli:
 rc=0; env -u DISPLAY "$bin" inspect --method nope -- "$work/testserver" 2>/dev/null || rc=$?
 [ "$rc" -eq 2 ] && cli_ok=$((cli_ok + 1)) || echo "cli: a usage error exited $rc, want 2"
 if [ "$cli_ok" -ne 3 ]; then echo "window-check: the command line failed"; exit 1; fi
-echo "window-check: 4 passed, 0 failed"
+
+# ---- a finished conversation in the real window ------------------------------
+
+# blank FILE: true when the screenshot is one colour, or nearly so.
+blank() {
+  local c s
+  c=$(convert "$1" -format '%k' info:)
+  s=$(convert "$1" -colorspace Gray -format '%[fx:standard_deviation]' info:)
+  [ "$c" -lt 50 ] || awk "BEGIN{exit !($s < 0.02)}"
+}
+
+go build -o "$work/fakellm" ./backend/llm/llmtest/fakellm
+everything="$PWD/backend/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+[ -f "$everything" ] || { echo "window-check: $everything is missing (run make deps-test)"; exit 1; }
+chat_data="$work/chat-data"
+mkdir -p "$chat_data"
+cat > "$chat_data/mcp.config.json" <<JSON
+{"mcpServers": {"everything": {"command": "node", "args": ["$everything", "stdio"]}}}
+JSON
+# The model calls two tools of server-everything, then answers in markdown.
+cat > "$work/script.json" <<'JSON'
+[
+  {"toolCalls": [
+     {"name": "everything__echo", "arguments": {"message": "hello from the model"}, "fragments": 4},
+     {"name": "everything__get-sum", "arguments": {"a": 2, "b": 3}}],
+   "interleave": true},
+  {"delayMs": 2, "text": [
+    "## Both tools ran\n\n", "The server answered ", "both calls:\n\n",
+    "- **echo** returned ", "*Echo: hello from the model*\n", "- **get-sum** returned ", "`5`\n\n",
+    "The same sum in Go:\n\n", "```go\n", "package main\n\nimport \"fmt\"\n\n",
+    "func main() {\n\tfmt.Println(2 + 3) // 5\n}\n", "```\n\n",
+    "| tool | arguments | result |\n", "| --- | --- | --- |\n",
+    "| echo | `message` | hello from the model |\n", "| get-sum | `a=2, b=3` | 5 |\n"]}
+]
+JSON
+"$work/fakellm" --addr 127.0.0.1:0 --script "$work/script.json" --models fake-1 >"$work/fakellm.out" 2>"$work/fakellm.log" &
+fake=$!
+for _ in $(seq 1 100); do grep -q '^listening ' "$work/fakellm.out" && break; sleep 0.1; done
+fake_url=$(sed -n 's/^listening //p' "$work/fakellm.out")
+[ -n "$fake_url" ] || { cat "$work/fakellm.log"; echo "window-check: the fake LLM did not start"; exit 1; }
+
+# Seed with the command line: the key goes to a real (throwaway) keychain.
+key="sk-window-check-$RANDOM$RANDOM"
+rc=0
+KEY="$key" BIN="$bin" DATA="$chat_data" URL="$fake_url/v1" dbus-run-session -- bash -c '
+  echo -n ci | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+  printf %s "$KEY" | env -u DISPLAY "$BIN" providers add --data-dir "$DATA" --name Fake --type openai --base-url "$URL" --api-key-stdin >/dev/null &&
+  env -u DISPLAY "$BIN" chat --data-dir "$DATA" --model Fake/fake-1 --servers everything --approve auto \
+    "Echo hello from the model, add 2 and 3, and show it in Go."' >"$work/chat.out" 2>"$work/chat.err" || rc=$?
+seeded=0
+if [ $rc -ne 0 ]; then
+  echo "cli: chat exited $rc:"; cat "$work/chat.err"
+elif ! grep -q 'Both tools ran' "$work/chat.out" || ! grep -q 'get-sum.*The sum of 2 and 3 is 5' "$work/chat.err" || ! grep -q 'echo.*Echo: hello from the model' "$work/chat.err"; then
+  echo "cli: chat did not run both tools and answer:"; cat "$work/chat.out" "$work/chat.err"
+elif ! node -e 'fetch(process.argv[1]).then((r) => r.text()).then((t) => process.stdout.write(t))' "$fake_url/_requests" | grep -q "\"Bearer $key\""; then
+  echo "cli: the fake LLM did not get the stored key"
+elif [ "$(env -u DISPLAY "$bin" conversations list --data-dir "$chat_data" | grep -c '"id"')" -lt 1 ]; then
+  echo "cli: conversations list shows no conversation"
+else
+  seeded=1
+fi
+[ $seeded -eq 1 ] || { echo "window-check: seeding a conversation with the command line failed"; exit 1; }
+# The fake stays up: the window lists its models.
+
+# Open on the Chat screen: the window restores the last screen from ui_state.
+db="$chat_data/mcpdesk.db"
+sql="INSERT INTO ui_state(key, value, updated_at) VALUES('screen', 'chat', datetime('now'))
+     ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at;"
+if command -v sqlite3 >/dev/null; then
+  sqlite3 "$db" "$sql"
+else
+  python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()' "$db" "$sql"
+fi
+
+# The window reads the key's status from the keychain, unlocked as after a
+# login (without a session bus D-Bus would autolaunch one, and
+# gnome-keyring would ask for the password on the screen).
+BIN="$bin" DATA="$chat_data" PIDFILE="$work/chat-app.pid" dbus-run-session -- bash -c '
+  echo -n ci | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+  "$BIN" --data-dir "$DATA" & echo $! >"$PIDFILE"; wait' >"$work/chat-app.log" 2>&1 &
+session=$!
+for _ in $(seq 1 50); do [ -s "$work/chat-app.pid" ] && break; sleep 0.1; done
+pid=$(cat "$work/chat-app.pid" 2>/dev/null || true)
+[ -n "$pid" ] || { cat "$work/chat-app.log"; echo "window-check: the app did not start (chat)"; exit 1; }
+for _ in $(seq 1 200); do
+  grep -q "window ready" "$work/chat-app.log" && break
+  kill -0 "$pid" 2>/dev/null || { cat "$work/chat-app.log"; echo "window-check: the app exited"; exit 1; }
+  sleep 0.1
+done
+grep -q "window ready" "$work/chat-app.log" || { cat "$work/chat-app.log"; echo "window-check: no 'window ready' within 20s (chat)"; exit 1; }
+for _ in $(seq 1 100); do grep -q "mcp server connected" "$work/chat-app.log" && break; sleep 0.1; done
+before="$work/chat-before.png"
+for _ in $(seq 1 40); do
+  sleep 0.5
+  import -display "$display" -window root "$before"
+  blank "$before" || break
+done
+blank "$before" && { echo "window-check: the Chat screen looks blank"; exit 1; }
+# The first conversation of the sidebar (New chat and Search are above it;
+# the window fills the 1280x820 screen).
+DISPLAY=$display xdotool mousemove --sync 200 125 click 1 mousemove 1000 810
+shot=build/screenshots/chat.png
+mkdir -p build/screenshots
+changed=0
+for _ in $(seq 1 40); do
+  sleep 0.5
+  import -display "$display" -window root "$work/chat.png"
+  blank "$work/chat.png" && continue
+  diff=$(compare -metric AE "$before" "$work/chat.png" null: 2>&1 || true)
+  # The transcript replaces the welcome: a large part of the screen changes.
+  if awk -v d="$diff" 'BEGIN{exit !(d + 0 > 50000)}'; then
+    sleep 0.5 # let the markdown and the highlighting settle
+    import -display "$display" -window root "$work/chat.png"
+    changed=1; break
+  fi
+done
+colours=$(convert "$work/chat.png" -format '%k' info:)
+stddev=$(convert "$work/chat.png" -colorspace Gray -format '%[fx:standard_deviation]' info:)
+echo "window-check: chat screenshot $shot has $colours colours, grey stddev $stddev"
+if [ $changed -ne 1 ] || blank "$work/chat.png"; then
+  cp "$work/chat.png" build/bin/chat-FAIL.png
+  echo "window-check: the conversation did not open in the window (see build/bin/chat-FAIL.png)"; exit 1
+fi
+cp "$work/chat.png" "$shot"
+kill "$pid"; pid=""
+wait "$session" 2>/dev/null || true
+echo "window-check: 6 passed, 0 failed"

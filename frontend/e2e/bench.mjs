@@ -5,8 +5,15 @@
 // whole list and to the last row scrolled to. Prints figures; asserts
 // nothing about speed.
 //
+// Chat: frame times while a 10,000-token reply streams into the chat from
+// the scripted fake LLM (backend/llm/llmtest/fakellm), as fast as it can and
+// paced over a few seconds: p50 / p95 / max of the requestAnimationFrame
+// deltas from the first streamed text until the message is complete, and
+// the stream's total time. Target p95 < 16.7 ms; reported, not asserted.
+//
 // MCPDESK_BIN runs another dev binary than build/bin/mcpdesk-dev;
-// BENCH_TOOLS_ONLY=1 prints only the tool-list figures.
+// BENCH_TOOLS_ONLY=1 prints only the tool-list figures;
+// BENCH_CHAT_ONLY=1 prints only the chat figures.
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -19,6 +26,46 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'mcpdesk-bench-'));
 const testServer = join(work, 'testserver');
 execFileSync('go', ['build', '-o', testServer, './backend/mcp/testserver'], { cwd: root, stdio: 'inherit' });
+const fakeLLM = join(work, 'fakellm');
+execFileSync('go', ['build', '-o', fakeLLM, './backend/llm/llmtest/fakellm'], { cwd: root, stdio: 'inherit' });
+const toolsOnly = process.env.BENCH_TOOLS_ONLY === '1';
+const chatOnly = process.env.BENCH_CHAT_ONLY === '1';
+
+// The 10,000-token reply: words (one token each) in paragraphs, with a list
+// and a fenced code block now and then, as a long real answer has.
+const TOKENS = 10000;
+function longReply() {
+  const chunks = [];
+  const words = ['the', 'model', 'streams', 'a', 'long', 'answer', 'into', 'chat', 'while', 'tools', 'wait', 'and', 'frames', 'must', 'stay', 'smooth'];
+  for (let i = 0; chunks.length < TOKENS; i++) {
+    if (i % 600 === 300) {
+      chunks.push('\n\n```go\n', 'func', ' main', '()', ' {\n', '\tfmt', '.Println', '("hi")', '\n}\n', '```\n\n');
+    } else if (i % 600 === 500) {
+      for (let j = 0; j < 5; j++) chunks.push(`\n- item`, ` ${j}`, ' of', ' the', ' list');
+      chunks.push('\n\n');
+    } else {
+      chunks.push(`${i % 80 === 0 ? '\n\n' : ' '}${words[i % words.length]}`);
+    }
+  }
+  return chunks.slice(0, TOKENS);
+}
+const REPLY = longReply();
+const REPLY_END = ' END-OF-REPLY.';
+REPLY[REPLY.length - 1] += REPLY_END;
+const fake = toolsOnly ? null : await (async () => {
+  const script = join(work, 'chat-script.json');
+  writeFileSync(script, JSON.stringify([
+    { text: REPLY },                  // as fast as it can
+    { text: REPLY, delayMs: 0.1 },    // paced over a few seconds
+  ]));
+  const proc = spawn(fakeLLM, ['--quiet', '--script', script, '--models', 'fake-1', '--repeat'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((res, rej) => {
+    let buf = '';
+    proc.stdout.on('data', (d) => { buf += d; const m = buf.match(/listening (\S+)/); if (m) res(m[1]); });
+    proc.on('exit', (c) => rej(new Error(`fakellm exited with ${c}`)));
+  });
+  return { url, proc };
+})();
 
 const port = await new Promise((res) => {
   const s = net.createServer();
@@ -26,16 +73,31 @@ const port = await new Promise((res) => {
 });
 const data = join(work, 'data');
 mkdirSync(data, { recursive: true });
+const serverIds = chatOnly ? ['demo'] : ['demo', 'many', 'huge'];
 writeFileSync(join(data, 'mcp.config.json'), JSON.stringify({ mcpServers: {
   demo: { command: testServer },
-  many: { command: testServer, args: ['--tools', '1000'] },
-  huge: { command: testServer, args: ['--tools', '10000'] },
+  ...(chatOnly ? {} : {
+    many: { command: testServer, args: ['--tools', '1000'] },
+    huge: { command: testServer, args: ['--tools', '10000'] },
+  }),
 } }));
 const bin = process.env.MCPDESK_BIN ? resolve(process.env.MCPDESK_BIN) : join(root, 'build/bin/mcpdesk-dev');
-const toolsOnly = process.env.BENCH_TOOLS_ONLY === '1';
-const app = spawn('xvfb-run', ['-a', bin, '-devserver', `127.0.0.1:${port}`], {
+// With an LLM provider the app reads the keychain: give it a D-Bus session
+// with an unlocked gnome-keyring, or D-Bus autolaunches daemons that outlive
+// the run.
+const run = ['xvfb-run', '-a', bin, '-devserver', `127.0.0.1:${port}`];
+const [cmd, ...args] = fake
+  ? ['dbus-run-session', '--', 'bash', '-c',
+      'echo -n bench | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec "$@"', 'keychain', ...run]
+  : run;
+const app = spawn(cmd, args, {
   cwd: root, detached: true, stdio: 'ignore',
   env: { ...process.env, MCPDESK_DATA_DIR: data, XDG_DATA_HOME: join(work, 'x'), XDG_CACHE_HOME: join(work, 'c') },
+});
+// Whatever happens, the app and the fake do not outlive the run.
+process.on('exit', () => {
+  try { process.kill(-app.pid, 'SIGTERM'); } catch {}
+  fake?.proc.kill();
 });
 const url = `http://127.0.0.1:${port}/`;
 for (let i = 0; i < 200; i++) {
@@ -49,8 +111,25 @@ const browser = await chromium.launch({
 const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
 await page.goto(url);
 await page.getByTestId('nav-servers').click();
-for (const id of ['demo', 'many', 'huge']) {
+for (const id of serverIds) {
   await page.getByTestId(`server-${id}`).getByTestId('server-state').filter({ hasText: /connected/i }).waitFor({ timeout: 60000 });
+}
+if (fake) {
+  // The fake provider, its model the default (through the Go bindings),
+  // then a reload so the UI reads them from Go.
+  await page.evaluate(async (baseUrl) => {
+    const pm = window.go.providers.ProviderManager;
+    const p = await pm.Save({ id: '', name: 'Fake', type: 'openai', preset: 'custom', baseUrl, keyEnv: '',
+      azure: false, azureApiVersion: '', headers: {}, enabled: true });
+    await pm.SetDefaultModel({ provider: p.id, model: 'fake-1' });
+  }, `${fake.url}/v1`);
+  await page.reload();
+  await page.getByTestId('nav-servers').waitFor({ timeout: 15000 });
+}
+if (chatOnly) {
+  await chatFrames();
+  await finish();
+  process.exit(0);
 }
 await page.getByTestId('nav-tools').click();
 
@@ -186,5 +265,76 @@ for (let i = 0; i < 5; i++) {
 }
 console.log(`list + render 1,000 tools and find the last: median ${median(lists)} ms (5 runs)`);
 
-await browser.close();
-try { process.kill(-app.pid, 'SIGTERM'); } catch {}
+if (!toolsOnly) await chatFrames();
+await finish();
+
+async function finish() {
+  await browser.close();
+  try { process.kill(-app.pid, 'SIGTERM'); } catch {}
+  fake?.proc.kill();
+}
+
+// chatFrames sends a message in a new chat for each scripted reply and
+// measures, in the page, the requestAnimationFrame deltas from the first
+// streamed text of the reply until its message is complete.
+async function chatFrames() {
+  await page.getByTestId('nav-chat').click();
+  await page.getByTestId('composer-input').waitFor({ timeout: 10000 });
+  for (const label of ['as fast as it can', 'paced']) {
+    await page.getByTestId('chat-new').click();
+    await page.getByTestId('composer-input').fill(`Write ${TOKENS} tokens (${label}).`);
+    // Send is enabled once the model list is in.
+    await page.waitForFunction(() => !document.querySelector('[data-testid="composer-send"]')?.disabled, null, { timeout: 15000 });
+    const r = await page.evaluate(async (end) => {
+      const frames = [];
+      let first = 0, last = 0, sent = 0, done = false;
+      const latest = () => [...document.querySelectorAll('[data-testid="message-assistant"]')].at(-1);
+      await new Promise((resolve, reject) => {
+        const give = setTimeout(() => reject(new Error(`the reply did not complete within 120 s (status ${latest()?.dataset.status})`)), 120000);
+        const tick = (t) => {
+          const m = latest();
+          const md = m?.querySelector('[data-testid="message-markdown"]');
+          if (!first && md && md.textContent.trim()) first = t;
+          if (first) {
+            if (last) frames.push(t - last);
+            last = t;
+          }
+          if (first && m.dataset.status === 'complete' && md.textContent.includes(end)) {
+            done = true;
+            clearTimeout(give);
+            resolve();
+            return;
+          }
+          if (first && m.dataset.status && m.dataset.status !== 'streaming' && m.dataset.status !== 'complete') {
+            clearTimeout(give);
+            reject(new Error(`the reply ended ${m.dataset.status}`));
+            return;
+          }
+          requestAnimationFrame(tick);
+        };
+        requestAnimationFrame((t) => {
+          sent = t;
+          document.querySelector('[data-testid="composer-send"]').click();
+          requestAnimationFrame(tick);
+        });
+      });
+      const text = latest().querySelector('[data-testid="message-markdown"]').textContent;
+      return { frames, firstText: first - sent, stream: last - first, done, chars: text.length };
+    }, REPLY_END.trim()).catch(async (e) => {
+      const shot = join(root, 'build', 'bin', 'bench-chat-fail.png');
+      await page.screenshot({ path: shot }).catch(() => {});
+      const banners = await page.getByTestId('chat-error').allInnerTexts().catch(() => []);
+      throw new Error(`${e.message}; chat errors: ${banners.join(' | ') || 'none'}; screenshot ${shot}`);
+    });
+    const xs = [...r.frames].sort((a, b) => a - b);
+    const q = (p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+    // rAF timestamps jitter around the 16.7 ms vsync (16.6–16.8): a frame
+    // was missed when a delta is over 1.5 frames.
+    const missed = xs.filter((x) => x > 25).length;
+    const long = xs.filter((x) => x > 50).length;
+    console.log(`chat, ${TOKENS.toLocaleString('en')}-token reply (${label}): stream ${(r.stream / 1000).toFixed(2)} s from first text to complete` +
+      ` (first text ${r.firstText.toFixed(0)} ms after Send), ${xs.length} frames:` +
+      ` p50 ${q(0.5).toFixed(1)} ms, p95 ${q(0.95).toFixed(1)} ms, max ${xs.at(-1).toFixed(1)} ms;` +
+      ` ${missed} frames > 25 ms (a vsync missed), ${long} > 50 ms; target p95 < 16.7 ms: ${q(0.95) < 17.2 ? 'met (within vsync jitter)' : 'NOT met'}`);
+  }
+}

@@ -19,6 +19,9 @@ const testServer = join(work, 'testserver');
 // The reference server, @modelcontextprotocol/server-everything (installed by `make deps`).
 const everything = join(root, 'backend/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 execFileSync('go', ['build', '-o', testServer, './backend/mcp/testserver'], { cwd: root, stdio: 'inherit' });
+// The scripted fake LLM provider (byte-accurate OpenAI SSE, see backend/llm/llmtest).
+const fakeLLM = join(work, 'fakellm');
+execFileSync('go', ['build', '-o', fakeLLM, './backend/llm/llmtest/fakellm'], { cwd: root, stdio: 'inherit' });
 
 function freePort() {
   return new Promise((res, rej) => {
@@ -40,6 +43,9 @@ async function waitHTTP(url, ms) {
 // startApp runs the dev binary under Xvfb with its own data folder.
 // With keychain set, the app runs in a D-Bus session of its own with an
 // unlocked gnome-keyring: the real Secret Service.
+// An app with LLM providers reads the keychain: run it with keychain, or
+// D-Bus autolaunches a session bus and a gnome-keyring-daemon that outlive
+// the test.
 async function startApp(name, config, { keychain = false } = {}) {
   const data = join(work, name);
   mkdirSync(data, { recursive: true });
@@ -59,7 +65,10 @@ async function startApp(name, config, { keychain = false } = {}) {
   });
   proc.stdout.on('data', (d) => log.push(String(d)));
   proc.stderr.on('data', (d) => log.push(String(d)));
-  await waitHTTP(`http://127.0.0.1:${port}/`, 20000);
+  await waitHTTP(`http://127.0.0.1:${port}/`, 20000).catch((e) => {
+    try { process.kill(-proc.pid, 'SIGTERM'); } catch {}
+    throw new Error(`${e.message}; the app said: ${log.join('').split('\n').slice(-15).join(' | ') || 'nothing'}`);
+  });
   return {
     url: `http://127.0.0.1:${port}/`, data, log,
     async stop() {
@@ -74,6 +83,17 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
+
+// Helper processes (fake LLMs, HTTP servers) still running when a test ends,
+// e.g. because the app failed to start before its try block: the runner
+// stops them after each test.
+const leftovers = new Set();
+function track(proc) {
+  const stop = () => { leftovers.delete(stop); proc.kill(); };
+  leftovers.add(stop);
+  proc.on('exit', () => leftovers.delete(stop));
+  return stop;
+}
 
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
@@ -193,7 +213,96 @@ async function startHTTPServer() {
     });
     proc.on('exit', () => rej(new Error('test server exited')));
   });
-  return { url, stop: () => proc.kill() };
+  return { url, stop: track(proc) };
+}
+
+// startFakeLLM runs the scripted fake provider (backend/llm/llmtest/fakellm)
+// with the given turns (see llmtest.ScriptTurn); with repeat the last turn is
+// served again and again. requests() returns the chat requests it received,
+// headers and bodies.
+async function startFakeLLM(turns, { repeat = false, models = ['fake-1'] } = {}) {
+  const script = join(mkdtempSync(join(work, 'fakellm-')), 'script.json');
+  writeFileSync(script, JSON.stringify(turns));
+  const args = ['--addr', '127.0.0.1:0', '--script', script, '--models', models.join(',')];
+  if (repeat) args.push('--repeat');
+  const proc = spawn(fakeLLM, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const stop = track(proc);
+  const log = [];
+  proc.stderr.on('data', (d) => { if (log.length < 5000) log.push(String(d)); });
+  const url = await new Promise((res, rej) => {
+    let buf = '';
+    const t = setTimeout(() => rej(new Error(`fakellm did not listen within 10 s: ${log.join('')}`)), 10000);
+    proc.stdout.on('data', (d) => {
+      buf += d;
+      const m = buf.match(/listening (\S+)/);
+      if (m) { clearTimeout(t); res(m[1]); }
+    });
+    proc.on('exit', (code) => { clearTimeout(t); rej(new Error(`fakellm exited with ${code}: ${log.join('')}`)); });
+  });
+  return {
+    url, baseUrl: `${url}/v1`, log,
+    async requests() { return (await fetch(`${url}/_requests`)).json(); },
+    stop,
+  };
+}
+
+// addFakeProvider adds a keyless OpenAI-compatible provider at baseUrl and
+// makes its model the default, through the Go bindings (the Settings UI for
+// both is exercised by the chat test), then reloads the page so the UI reads
+// them from Go.
+async function addFakeProvider(page, baseUrl, model = 'fake-1') {
+  await page.evaluate(async ({ baseUrl, model }) => {
+    const pm = window.go.providers.ProviderManager;
+    const p = await pm.Save({ id: '', name: 'Fake', type: 'openai', preset: 'custom', baseUrl, keyEnv: '',
+      azure: false, azureApiVersion: '', headers: {}, enabled: true });
+    await pm.SetDefaultModel({ provider: p.id, model });
+  }, { baseUrl, model });
+  await page.reload();
+  await page.getByTestId('nav-servers').waitFor({ timeout: 15000 });
+}
+
+// A markdown answer with a heading, a list, a Go code block and a table,
+// cut into small chunks (every 3 to 9 characters, cutting through words,
+// fences and table rows, as real streams do).
+const MARKDOWN_ANSWER = [
+  '## The results are in',
+  '',
+  'I ran the tools you allowed:',
+  '',
+  '- **echo** said *hello from the model*',
+  '- **get-sum** was declined, so I did not add 2 and 3',
+  '- nothing else ran',
+  '',
+  'Here is how you would add them in Go:',
+  '',
+  '```go',
+  'package main',
+  '',
+  'import "fmt"',
+  '',
+  'func main() {',
+  '\tfmt.Println(2 + 3) // 5',
+  '}',
+  '```',
+  '',
+  '| tool | status | result |',
+  '| --- | --- | --- |',
+  '| echo | done | hello from the model |',
+  '| get-sum | declined | — |',
+  '',
+  'Anything else?',
+].join('\n');
+
+function chunked(text, min = 3, max = 9) {
+  const out = [];
+  let seed = 7;
+  for (let i = 0; i < text.length;) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const n = min + (seed % (max - min + 1));
+    out.push(text.slice(i, i + n));
+    i += n;
+  }
+  return out;
 }
 
 test('a Streamable HTTP server with a secret header: connected, and the secret never reaches the page', async () => {
@@ -352,7 +461,9 @@ test('elicitation: a tool asks two questions in sequence, answered in the dialog
 });
 
 test('drag-and-drop import: dropping a Claude Desktop config previews its servers and adds them', async () => {
-  const app = await startApp('drop');
+  // Importing reads the keychain (secrets of imported servers): with a
+  // session bus of its own, nothing autolaunched outlives the test.
+  const app = await startApp('drop', null, { keychain: true });
   try {
     const { page } = await openPage(app);
     await page.getByTestId('nav-settings').click();
@@ -456,7 +567,7 @@ async function startEverythingHTTP() {
     proc.stderr.on('data', onData);
     proc.on('exit', (code) => { clearTimeout(t); rej(new Error(`server-everything (streamableHttp) exited with ${code}: ${seen().slice(-500)}`)); });
   });
-  return { url: `http://127.0.0.1:${port}/mcp`, log, stop: () => proc.kill() };
+  return { url: `http://127.0.0.1:${port}/mcp`, log, stop: track(proc) };
 }
 
 // Arguments typed into the form, by tool and field: the required fields
@@ -504,6 +615,9 @@ async function fillField(scope, name, value) {
   }
 }
 
+// What the fake model answers server-everything's sampling requests.
+const SAMPLED_TEXT = 'Hello from the fake model, sampled for server-everything.';
+
 const TERMINAL = '[data-testid="tool-result"], [data-testid="tool-call-error"], [data-testid="tool-call-cancelled"]';
 
 // settleTools leaves the Tools screen idle after a tool that went wrong: no
@@ -511,6 +625,8 @@ const TERMINAL = '[data-testid="tool-result"], [data-testid="tool-call-error"], 
 async function settleTools(page) {
   const dlg = page.getByTestId('elicitation-dialog');
   if (await dlg.isVisible().catch(() => false)) await dlg.getByTestId('elicitation-cancel').click().catch(() => {});
+  const sdlg = page.getByTestId('sampling-dialog');
+  if (await sdlg.isVisible().catch(() => false)) await sdlg.getByTestId('sampling-reject').click().catch(() => {});
   const stop = page.getByTestId('tool-stop');
   if (await stop.isVisible().catch(() => false)) {
     await stop.click().catch(() => {});
@@ -539,11 +655,17 @@ async function everythingAllTools(transport) {
   const spec = remote
     ? { type: 'http', url: remote.url, roots: [rootDir] }
     : { command: 'node', args: [everything, 'stdio'], roots: [rootDir] };
-  const app = await startApp(`everything-${transport}`, { mcpServers: { everything: spec } });
+  // Sampling needs a model: the fake provider, its model the default.
+  const fake = await startFakeLLM([{ text: chunked(SAMPLED_TEXT), delayMs: 2 }], { repeat: true });
+  const app = await startApp(`everything-${transport}`, { mcpServers: { everything: spec } }, { keychain: true });
   const outcomes = [];
   try {
     const { page, errors } = await openPage(app);
     await waitConnected(page, app, 'everything');
+    // After the server is up: a reload while it connects can leave its row
+    // at "Connecting…" (the status event is lost; Go says connected).
+    await addFakeProvider(page, fake.baseUrl);
+    await waitConnected(page, app, 'everything', 10000);
     await page.getByTestId('nav-tools').click();
     await page.getByTestId('tools-summary').waitFor({ timeout: 15000 });
 
@@ -568,6 +690,7 @@ async function everythingAllTools(transport) {
     const out = page;
     const result = out.getByTestId('tool-result');
     const dlg = page.getByTestId('elicitation-dialog');
+    const sdlg = page.getByTestId('sampling-dialog');
 
     for (const name of names) {
       const started = Date.now();
@@ -616,6 +739,27 @@ async function everythingAllTools(transport) {
           const text = await result.innerText();
           expect(text.includes('Name: Ada Lovelace') && /"action":\s*"accept"/.test(text), `result after accepting: ${text.slice(0, 400)}`);
           note = 'dialog filled and accepted; the result shows the answer';
+        } else if (name === 'trigger-sampling-request') {
+          // The request shows in the global sampling dialog (no conversation
+          // on screen). Over stdio it is rejected: the tool fails and says
+          // so. Over HTTP it is approved: the fake model answers for real.
+          await sdlg.waitFor({ timeout: 10000 });
+          const asked = await sdlg.getByTestId('sampling-message').first().inputValue();
+          expect(asked.includes('Say hello'), `the sampling dialog shows the message ${JSON.stringify(asked)}`);
+          await page.screenshot({ path: join(shots, `everything-${transport}-sampling.png`) });
+          const approve = transport === 'http';
+          await sdlg.getByTestId(approve ? 'sampling-approve' : 'sampling-reject').click();
+          await sdlg.waitFor({ state: 'hidden', timeout: 5000 });
+          await out.locator(TERMINAL).first().waitFor({ timeout: 15000 });
+          const text = (await out.locator(TERMINAL).first().innerText()).replace(/\s+/g, ' ');
+          const isErr = (await out.getByTestId('tool-call-error').count()) > 0 || (await result.getAttribute('data-error')) === 'true';
+          if (approve) {
+            expect(!isErr && text.includes(SAMPLED_TEXT), `after approving, the result lacks the fake model's text: ${text.slice(0, 400)}`);
+            note = `approved; the fake model answered: ${SAMPLED_TEXT}`;
+          } else {
+            expect(isErr && /reject/i.test(text), `after rejecting, the result is not an error saying rejected (error=${isErr}): ${text.slice(0, 400)}`);
+            note = `rejected; the tool failed: ${text.match(/MCP error.*?rejected[^.]*/i)?.[0] ?? text.slice(0, 120)}`;
+          }
         } else if (name === 'trigger-url-elicitation') {
           await dlg.waitFor({ timeout: 10000 });
           const consent = dlg.getByTestId('elicitation-url');
@@ -640,6 +784,11 @@ async function everythingAllTools(transport) {
               await dlg.getByTestId('elicitation-accept').click();
               note += 'answered a question; ';
             }
+            if (await sdlg.isVisible()) {
+              await sdlg.getByTestId('sampling-approve').click();
+              await sdlg.waitFor({ state: 'hidden', timeout: 5000 });
+              note += 'approved a sampling request; ';
+            }
             await page.waitForTimeout(100);
           }
           expect(!(await out.getByTestId('tool-waiting').isVisible()), 'the spinner is still shown next to the result');
@@ -652,11 +801,7 @@ async function everythingAllTools(transport) {
             const l = out.locator(sel).first();
             if (await l.count()) { gist = (await l.innerText()).replace(/\s+/g, ' ').trim(); break; }
           }
-          if (name.startsWith('trigger-sampling')) {
-            // Until sampling lands: a readable error, not a hang.
-            expect(text.length > 10, `sampling: no readable message: "${text}"`);
-            note += isErr ? `error as expected: ${gist.slice(0, 160)}` : `NOT an error (sampling landed?): ${gist.slice(0, 160)}`;
-          } else if (name.endsWith('-async')) {
+          if (name.endsWith('-async')) {
             expect(text.length > 10, `no readable result or error: "${text}"`);
             note += `${isErr ? 'error' : 'result'}: ${gist.slice(0, 160)}`;
           } else {
@@ -722,11 +867,202 @@ async function everythingAllTools(transport) {
   } finally {
     await app.stop();
     remote?.stop();
+    fake.stop();
   }
 }
 
 test('every server-everything tool runs from the form (stdio)', () => everythingAllTools('stdio'));
 test('every server-everything tool runs from the form (Streamable HTTP)', () => everythingAllTools('http'));
+
+// ---------------------------------------------------------------------------
+// Chat against the scripted fake LLM (SPEC C3, D2–D7): a provider added in
+// Settings, a full turn with two tool calls of server-everything, one
+// approved and one declined, streamed markdown, and the conversation back
+// from SQLite after a reload.
+
+test('chat: a full turn with approvals (real UI)', async () => {
+  const apiKey = 'sk-e2e-TYPED-in-the-UI-31337';
+  const fake = await startFakeLLM([
+    {
+      toolCalls: [
+        { name: 'everything__echo', arguments: { message: 'hello from the model' }, fragments: 4 },
+        { name: 'everything__get-sum', arguments: { a: 2, b: 3 }, fragments: 3 },
+      ],
+      interleave: true,
+    },
+    { text: chunked(MARKDOWN_ANSWER), delayMs: 4 },
+  ]);
+  const app = await startApp('chat-turn', { mcpServers: { everything: { command: 'node', args: [everything, 'stdio'] } } }, { keychain: true });
+  try {
+    const { page, errors } = await openPage(app);
+    await waitConnected(page, app, 'everything');
+
+    // Settings → Providers → Add → Custom (OpenAI-compatible), the key typed in.
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('settings-providers').waitFor({ timeout: 10000 });
+    await page.locator('[data-testid="providers-empty-add"], [data-testid="provider-add"]').first().click();
+    const form = page.getByTestId('provider-form');
+    await form.getByTestId('preset-custom').click();
+    await form.getByTestId('provider-name').fill('Fake');
+    await form.getByTestId('provider-base-url').fill(fake.baseUrl);
+    await form.getByTestId('provider-key-mode-keychain').click();
+    await form.getByTestId('provider-api-key').fill(apiKey);
+    await form.getByTestId('provider-save').click();
+    await form.waitFor({ state: 'hidden', timeout: 10000 }).catch(async () => {
+      throw new Error(`the provider form stayed open: ${(await form.innerText()).replace(/\s+/g, ' ').slice(0, 400)}`);
+    });
+    const row = page.locator('[data-testid^="provider-row-"]').first();
+    await row.waitFor({ timeout: 10000 });
+    const state = await row.getAttribute('data-state');
+    expect(state === 'ready', `the provider row says ${state}`);
+    expect((await row.getByTestId('provider-key').getAttribute('data-source')) === 'keychain', 'the key is not reported as in the keychain');
+    const providerId = (await row.getAttribute('data-testid')).slice('provider-row-'.length);
+
+    // The default model, from the list the fake serves.
+    const select = page.getByTestId('default-model-select');
+    const want = `${providerId}\nfake-1`;
+    await page.waitForFunction((want) => [...document.querySelectorAll('[data-testid="default-model-select"] option')].some((o) => o.value === want),
+      want, { timeout: 15000 }).catch(async () => {
+      throw new Error(`fake-1 is not offered as default model: ${await select.innerText().catch(() => '?')}`);
+    });
+    await select.selectOption(want);
+    await page.waitForFunction(async () => {
+      const d = await window.go.providers.ProviderManager.DefaultModel();
+      return d && d.model === 'fake-1';
+    }, null, { timeout: 5000 });
+
+    // Chat → type → Send.
+    await page.getByTestId('nav-chat').click();
+    await page.getByTestId('chat-screen').waitFor({ timeout: 10000 });
+    const picked = await page.getByTestId('model-picker').inputValue();
+    expect(picked === want, `the composer's model is ${JSON.stringify(picked)}, want the default ${JSON.stringify(want)}`);
+    await page.getByTestId('composer-input').fill('Echo a greeting and add 2 and 3, then show me some Go.');
+    await page.getByTestId('composer-send').click();
+
+    // Two approval cards: run echo once, cancel get-sum.
+    const cards = page.getByTestId('approval-card');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="approval-card"]').length === 2, null, { timeout: 20000 })
+      .catch(async () => { throw new Error(`want 2 approval cards, got ${await cards.count()}; log: ${fake.log.join('').slice(-500)}`); });
+    await page.screenshot({ path: join(shots, 'chat-approvals.png') });
+    const echoCard = cards.filter({ hasText: /›\s*echo\b/ });
+    const sumCard = cards.filter({ hasText: /›\s*get-sum\b/ });
+    expect((await echoCard.count()) === 1 && (await sumCard.count()) === 1, 'the cards do not name echo and get-sum');
+    expect((await echoCard.getByTestId('approval-policy').inputValue()) === 'once', 'the policy does not start at once');
+    const shownArg = await echoCard.getByTestId('schema-field-message').locator('input, textarea').first().inputValue();
+    expect(shownArg === 'hello from the model', `the echo card shows message=${JSON.stringify(shownArg)}`);
+    await echoCard.getByTestId('approval-run').click();
+    await sumCard.getByTestId('approval-cancel').click();
+
+    // The reply streams and completes.
+    const reply = page.getByTestId('message-assistant').last();
+    await page.locator('[data-testid="message-assistant"][data-status="complete"]').filter({ hasText: 'Anything else?' })
+      .waitFor({ timeout: 30000 }).catch(async () => {
+        throw new Error(`no complete reply; the last one says status=${await reply.getAttribute('data-status').catch(() => '?')}: ${(await reply.innerText().catch(() => '')).replace(/\s+/g, ' ').slice(0, 300)}`);
+      });
+
+    // Tool blocks: echo done (its result shown when unfolded), get-sum declined.
+    const calls = page.getByTestId('tool-call');
+    const echoCall = calls.filter({ hasText: /›\s*echo/ }).first();
+    const sumCall = calls.filter({ hasText: /›\s*get-sum/ }).first();
+    expect((await echoCall.getAttribute('data-status')) === 'done', `echo is ${await echoCall.getAttribute('data-status')}`);
+    expect((await sumCall.getAttribute('data-status')) === 'declined', `get-sum is ${await sumCall.getAttribute('data-status')}`);
+    await echoCall.getByTestId('tool-call-toggle').click();
+    await echoCall.getByTestId('tool-call-result').filter({ hasText: 'hello from the model' }).waitFor({ timeout: 5000 });
+
+    // The markdown rendered: heading, list items, highlighted Go with a copy button, a table.
+    const md = reply.getByTestId('message-markdown');
+    expect((await md.locator('h2').innerText()).includes('The results are in'), 'no h2 heading');
+    expect((await md.locator('li').count()) >= 3, `list items: ${await md.locator('li').count()}`);
+    const code = md.locator('pre code.language-go');
+    await code.waitFor({ timeout: 5000 });
+    expect((await code.locator('span[class^="hljs-"]').count()) >= 3, 'the Go code is not highlighted');
+    expect((await code.innerText()).includes('fmt.Println(2 + 3)'), 'the code block lost its text');
+    expect((await md.getByTestId('code-copy').count()) === 1, 'no copy button on the code block');
+    expect((await md.locator('table th').count()) === 3 && (await md.locator('table tbody tr').count()) === 2, 'the table is not rendered');
+    // The screenshot shows the whole answer: echo folded again, scrolled to the end.
+    await echoCall.getByTestId('tool-call-toggle').click();
+    await page.getByTestId('chat-messages').evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: join(shots, 'chat-finished.png') });
+
+    // What the model was sent: the approved result and the declined note;
+    // the typed key in the Authorization header.
+    const reqs = await fake.requests();
+    expect(reqs.length === 2, `the fake got ${reqs.length} chat requests`);
+    const tools = (reqs[1].body.messages || []).filter((m) => m.role === 'tool');
+    const content = (m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
+    expect(tools.length === 2, `the second request carries ${tools.length} tool messages`);
+    expect(tools.some((m) => content(m).includes('hello from the model')), `no tool message with the echo: ${JSON.stringify(tools)}`);
+    expect(tools.some((m) => /declined/i.test(content(m))), `no tool message saying declined: ${JSON.stringify(tools)}`);
+    for (const r of reqs) {
+      expect((r.headers.Authorization || [])[0] === `Bearer ${apiKey}`, `Authorization: ${JSON.stringify(r.headers.Authorization)}`);
+    }
+
+    // The key is nowhere in the page: markup, text, or an input's value.
+    const leaked = async () => page.evaluate((key) => document.documentElement.outerHTML.includes(key)
+      || document.body.innerText.includes(key)
+      || [...document.querySelectorAll('input, textarea')].some((e) => e.value.includes(key)), apiKey);
+    expect(!(await page.content()).includes(apiKey) && !(await leaked()), 'the API key is in the page');
+    const views = await page.evaluate(() => window.go.providers.ProviderManager.List());
+    expect(!JSON.stringify(views).includes(apiKey), 'the API key reached the frontend in List');
+    await page.getByTestId('nav-settings').click();
+    await page.locator('[data-testid^="provider-row-"]').first().waitFor({ timeout: 5000 });
+    expect(!(await page.content()).includes(apiKey) && !(await leaked()), 'the API key is in the Settings page');
+
+    // Reload: the conversation comes back from SQLite.
+    await page.reload();
+    await page.getByTestId('nav-chat').click();
+    const conv = page.locator('[data-testid^="chat-conversation-"]').first();
+    await conv.waitFor({ timeout: 10000 });
+    await conv.getByTestId('chat-conversation-open').click();
+    const back = page.getByTestId('message-assistant').last();
+    await back.filter({ hasText: 'Anything else?' }).waitFor({ timeout: 10000 });
+    expect((await page.getByTestId('message-user').first().innerText()).includes('Echo a greeting'), 'the user message is gone');
+    const statuses = await page.getByTestId('tool-call').evaluateAll((els) => els.map((e) => e.dataset.status).sort());
+    expect(JSON.stringify(statuses) === '["declined","done"]', `tool calls after reload: ${statuses}`);
+    const md2 = back.getByTestId('message-markdown');
+    expect((await md2.locator('h2').count()) === 1 && (await md2.locator('table').count()) === 1 && (await md2.locator('pre code.language-go').count()) === 1,
+      'the markdown did not come back');
+    expect(!(await page.content()).includes(apiKey), 'the API key is in the page after the reload');
+    expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+  } finally { await app.stop(); fake.stop(); }
+});
+
+test('chat: stop keeps the partial reply', async () => {
+  const words = Array.from({ length: 400 }, (_, i) => `word${i} `);
+  const fake = await startFakeLLM([{ text: words, delayMs: 40 }]);
+  const app = await startApp('chat-stop', null, { keychain: true });
+  try {
+    const { page, errors } = await openPage(app);
+    await addFakeProvider(page, fake.baseUrl);
+    await page.getByTestId('nav-chat').click();
+    await page.getByTestId('composer-input').fill('Write a long story.');
+    await page.getByTestId('composer-send').click();
+    const reply = page.getByTestId('message-assistant').last();
+    await reply.getByTestId('message-markdown').filter({ hasText: 'word20' }).waitFor({ timeout: 20000 });
+    expect((await reply.getAttribute('data-status')) === 'streaming', `while streaming the reply says ${await reply.getAttribute('data-status')}`);
+    await page.getByTestId('composer-stop').click();
+    await page.locator('[data-testid="message-assistant"][data-status="interrupted"]').waitFor({ timeout: 10000 });
+    await reply.getByTestId('message-status').waitFor({ timeout: 5000 });
+    const text = await reply.getByTestId('message-markdown').innerText();
+    expect(text.includes('word0') && text.includes('word20') && !text.includes('word399'), `partial text: ${text.slice(0, 80)}…${text.slice(-80)}`);
+    await page.getByTestId('composer-send').waitFor({ timeout: 5000 });
+    // The stream was cut, not finished: the same partial text after a while.
+    await page.waitForTimeout(500);
+    const later = await reply.getByTestId('message-markdown').innerText();
+    expect(later === text, 'the reply kept growing after Stop');
+    // And it is stored that way.
+    await page.reload();
+    await page.getByTestId('nav-chat').click();
+    await page.getByTestId('chat-conversation-open').first().click();
+    const back = page.locator('[data-testid="message-assistant"][data-status="interrupted"]');
+    await back.waitFor({ timeout: 10000 });
+    const stored = await back.getByTestId('message-markdown').innerText();
+    expect(stored.trim() === text.trim(), `stored partial text differs: ${stored.length} vs ${text.length} characters`);
+    await page.screenshot({ path: join(shots, 'chat-stopped.png') });
+    expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+  } finally { await app.stop(); fake.stop(); }
+});
 
 test('resource subscription shows live updates', async () => {
   const app = await startApp('subscribe', { mcpServers: { demo: { command: testServer } } });
@@ -797,6 +1133,7 @@ for (const t of tests) {
     failed++;
     console.log(`FAIL ${t.name}\n     ${String(e?.stack || e).split('\n').join('\n     ')}`);
   }
+  for (const stop of [...leftovers]) stop();
 }
 await browser.close();
 console.log(`e2e: ${passed} passed, ${failed} failed`);
