@@ -46,6 +46,14 @@ function pendingStatus(spec: ServerSpec): ServerStatus {
  * from backend events, plus the config-error banner.
  */
 export class ServersStore {
+  /**
+   * RECONCILE_MS is how often the list is fetched again while a server is
+   * connecting or restarting. A status event can be lost — one emitted while
+   * the page (re)loads, before the runtime delivers events — and a server
+   * must not look "Connecting…" for ever because of it.
+   */
+  static RECONCILE_MS = 2000;
+
   #specs = $state<ServerSpec[]>([]);
   #statuses = $state<Record<string, ServerStatus>>({});
   #statusAt = $state<Record<string, number>>({});
@@ -124,7 +132,14 @@ export class ServersStore {
     void configFile()
       .then((f) => (this.#configFile = f))
       .catch(() => {});
-    return () => offs.forEach((off) => off());
+    const timer = setInterval(() => {
+      const settling = this.#list.some((e) => e.status.state === 'connecting' || e.status.state === 'restarting');
+      if (settling && !this.#inflight) void this.refresh();
+    }, ServersStore.RECONCILE_MS);
+    return () => {
+      clearInterval(timer);
+      offs.forEach((off) => off());
+    };
   }
 
   /** refresh reloads the list; concurrent calls coalesce into one more fetch. */

@@ -1,5 +1,5 @@
 import { flushSync } from 'svelte';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setBackend } from '../api';
 import { FakeBackend, rpcEntry, spec, status } from '../api/fake';
 import { RPCLogStore, prettyPayload } from './rpclog.svelte';
@@ -79,6 +79,29 @@ describe('ServersStore', () => {
     expect(store.get('a')!.status.state).toBe('connected');
     expect(store.get('a')!.status.tools).toBe(9);
     stop();
+  });
+
+  it('catches up with a status whose event was lost while a server settles', async () => {
+    const saved = ServersStore.RECONCILE_MS;
+    ServersStore.RECONCILE_MS = 20;
+    try {
+      fake = new FakeBackend({ servers: [{ spec: spec({ id: 'a', command: 'x' }), status: status({ id: 'a', state: 'connecting' }) }] });
+      setBackend(fake);
+      const store = new ServersStore();
+      const stop = store.start();
+      await store.refresh();
+      expect(store.get('a')!.status.state).toBe('connecting');
+      // Go connects, but its event never arrives.
+      fake.servers.get('a')!.status = status({ id: 'a', state: 'connected', tools: 3 });
+      await vi.waitFor(() => expect(store.get('a')!.status.state).toBe('connected'));
+      // Once settled, nothing is fetched any more.
+      const fetched = fake.callsOf('ListServers').length;
+      await new Promise((r) => setTimeout(r, 80));
+      expect(fake.callsOf('ListServers').length).toBe(fetched);
+      stop();
+    } finally {
+      ServersStore.RECONCILE_MS = saved;
+    }
   });
 
   it('fills in nulls that Go sends for empty slices', async () => {

@@ -45,3 +45,21 @@ export function snippetParts(snippet: string): SnippetPart[] {
   }
   return out.filter((p) => p.text);
 }
+
+/**
+ * plainPreview turns the start of a markdown message into one line of plain
+ * text for the sidebar: no heading marks, emphasis, code fences or link
+ * targets.
+ */
+export function plainPreview(md: string): string {
+  return md
+    .replace(/```[^\n]*\n?/g, ' ')
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
+    .replace(/(\*\*|__|~~|`)/g, '')
+    .replace(/(^|\W)[*_](\S[^*_]*\S|\S)[*_](?=\W|$)/g, '$1$2')
+    .replace(/\|/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { snippetParts } from './format';
+import { plainPreview, snippetParts } from './format';
 import { renderChatMarkdown, splitBlocks } from './markdown';
 
 const render = (md: string) => {
@@ -54,5 +54,15 @@ describe('chat markdown', () => {
       { text: ' and ', mark: false },
       { text: 'banana', mark: true },
     ]);
+  });
+});
+
+describe('plainPreview', () => {
+  it('drops markdown syntax from a sidebar preview', () => {
+    expect(plainPreview('## Both tools ran\nThe server answered both calls:\n- **echo** returned *Echo: hi*\n- `get-sum` returned [5](http://x)')).toBe(
+      'Both tools ran The server answered both calls: echo returned Echo: hi get-sum returned 5',
+    );
+    expect(plainPreview('```go\nfmt.Println(1)\n```')).toBe('fmt.Println(1)');
+    expect(plainPreview('2 * 3 * 4 = 24, snake_case_name')).toBe('2 * 3 * 4 = 24, snake_case_name');
   });
 });
