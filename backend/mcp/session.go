@@ -112,7 +112,11 @@ func (d *dialer) dial(ctx context.Context, srv mcpconfig.Server) (*Session, erro
 			return nil, &DialError{Err: err}
 		}
 		s.proc = proc
-		inner = transport.NewIO(proc.stdout, proc.stdin, nil)
+		io := transport.NewIO(proc.stdout, proc.stdin, nil)
+		// mcp-go logs to slog.Default otherwise: a reply written after the
+		// child's stdin closed would reach the user's terminal.
+		transport.WithCommandLogger(d.logger.With("server", srv.ID))(io)
+		inner = io
 	case mcpconfig.HTTP, mcpconfig.SSE:
 		t, err := d.remoteTransport(ctx, srv, kind)
 		if err != nil {
