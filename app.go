@@ -23,6 +23,7 @@ import (
 	"mcpdesk/backend/settings"
 	"mcpdesk/backend/shellenv"
 	"mcpdesk/backend/store"
+	"mcpdesk/backend/usage"
 )
 
 // keychainService is the name MCP Desk's entries carry in the OS keychain.
@@ -53,6 +54,8 @@ type App struct {
 	models    *providers.Manager
 	chat      *chat.ChatService
 	engine    *chat.Engine
+	usage     *usage.UsageStats
+	ledger    *usage.Engine
 }
 
 // NewApp opens the data folder and builds every service; nothing connects
@@ -83,7 +86,11 @@ func NewApp(cfg Config) (*App, error) {
 		Logger:     a.logger,
 		Elicitor:   desk,
 	})
-	a.mcp = mcppool.NewService(a.pool, picker{a}, mcppool.WithElicitationDesk(desk), mcppool.WithSavedRequests(st))
+	// Every LLM call and every tool call is recorded (SPEC E1, E2).
+	a.ledger = usage.New(usage.Options{Store: st, Emitter: emitter{a}, Logger: a.logger})
+	a.usage = usage.NewService(a.ledger, picker{a})
+	a.mcp = mcppool.NewService(a.pool, picker{a}, mcppool.WithElicitationDesk(desk), mcppool.WithSavedRequests(st),
+		mcppool.WithAudit(a.ledger))
 	keychain := secrets.NewKeyring(keychainService)
 	a.models = providers.NewManager(providers.Options{
 		Store:   st,
@@ -94,7 +101,8 @@ func NewApp(cfg Config) (*App, error) {
 		Logger:    a.logger,
 	})
 	a.providers = providers.NewService(a.models)
-	a.engine = chat.New(chat.Options{Store: st, Models: a.models, Tools: a.pool, Emitter: emitter{a}, Logger: a.logger})
+	a.engine = chat.New(chat.Options{Store: st, Models: a.models, Tools: a.pool, Emitter: emitter{a}, Logger: a.logger,
+		Recorder: a.ledger})
 	// The chat engine answers servers' sampling requests with a model
 	// (SPEC A11); the pool asks it, so it is installed once both exist.
 	a.pool.SetSampler(a.engine)
@@ -107,7 +115,7 @@ func NewApp(cfg Config) (*App, error) {
 
 // Bindings lists the services whose exported methods JavaScript may call.
 func (a *App) Bindings() []any {
-	return []any{a.mcp, a.settings, a.providers, a.chat}
+	return []any{a.mcp, a.settings, a.providers, a.chat, a.usage}
 }
 
 func (a *App) startup(ctx context.Context) {

@@ -31,6 +31,9 @@ var icon []byte
 // version is stamped at build time with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
 
+// generatingBindings is set in builds for `wails generate module` (bindings.go).
+var generatingBindings bool
+
 func main() {
 	if cli.Lookup(os.Args[1:]) {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -43,7 +46,17 @@ func main() {
 	}
 
 	started := time.Now()
-	app, err := NewApp(Config{DataDir: dataDirFlag(os.Args[1:]), Version: version, Started: started})
+	dataDir := dataDirFlag(os.Args[1:])
+	if generatingBindings {
+		tmp, err := os.MkdirTemp("", "mcpdesk-bindings-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "mcpdesk:", err)
+			os.Exit(1)
+		}
+		defer os.RemoveAll(tmp)
+		dataDir = tmp
+	}
+	app, err := NewApp(Config{DataDir: dataDir, Version: version, Started: started})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcpdesk:", err)
 		os.Exit(1)

@@ -96,6 +96,9 @@ type Options struct {
 	// NoRecover leaves replies another process may be streaming alone at
 	// Start: the command line sets it, as the window may be running.
 	NoRecover bool
+	// Recorder records every model call's usage and every tool call in
+	// the audit log (SPEC E1, E2); nil records nothing.
+	Recorder Recorder
 }
 
 // Defaults of Options and ChatSettings.
@@ -113,6 +116,7 @@ type Engine struct {
 	tools  ToolHost
 	emit   events.Emitter
 	logger *slog.Logger
+	rec    Recorder
 
 	ctx    context.Context // lifetime of turns
 	cancel context.CancelFunc
@@ -153,9 +157,12 @@ func New(opts Options) *Engine {
 	if opts.SamplingTimeout <= 0 {
 		opts.SamplingTimeout = DefaultSamplingTimeout
 	}
+	if opts.Recorder == nil {
+		opts.Recorder = noRecorder{}
+	}
 	return &Engine{
 		opts: opts, st: opts.Store, models: opts.Models, tools: opts.Tools,
-		emit: opts.Emitter, logger: opts.Logger.With("component", "chat"),
+		emit: opts.Emitter, logger: opts.Logger.With("component", "chat"), rec: opts.Recorder,
 		turns:     map[int64]*turn{},
 		approvals: map[string]*pendingApproval{},
 		samplings: map[string]*pendingSampling{},

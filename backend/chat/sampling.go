@@ -14,6 +14,7 @@ import (
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/llm"
 	"mcpdesk/backend/providers"
+	"mcpdesk/backend/store"
 )
 
 // Sampling (SPEC A11). The Engine is the pool's mcp.Sampler: a server's
@@ -145,6 +146,7 @@ func (e *Engine) CreateMessage(ctx context.Context, server string, req mcp.Creat
 			ConversationID: convID, TurnID: turnID, Provider: route.Ref.Provider, Model: route.Ref.Model,
 			Usage: usageOf(u),
 		})
+		e.recordUsage(context.WithoutCancel(ctx), convID, route, store.UsageSampling, usageOf(u))
 	}
 	if err != nil {
 		done("failed")

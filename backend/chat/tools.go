@@ -9,11 +9,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/llm"
+	mcppool "mcpdesk/backend/mcp"
 	"mcpdesk/backend/mcp/naming"
 	"mcpdesk/backend/store"
 )
@@ -144,7 +146,9 @@ var errToolTimeout = errors.New("tool call timed out")
 
 // safeCall is runCall that turns a panic into a failed call, so one broken
 // call cannot take the turn down before the others end.
+// Either way, the call's outcome goes to the audit log.
 func (e *Engine) safeCall(t *turn, msgID int64, c store.ToolCall, off offer, cs ChatSettings, userApproved bool) (out store.ToolCall) {
+	var note callNote
 	defer func() {
 		if r := recover(); r != nil {
 			e.logger.Error("tool call panicked", "call", c.ID, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
@@ -152,8 +156,9 @@ func (e *Engine) safeCall(t *turn, msgID int64, c store.ToolCall, off offer, cs 
 			out.Status, out.Error = store.ToolCallError, fmt.Sprintf("Internal error: %v", r)
 			e.updateCall(t, msgID, out)
 		}
+		e.auditCall(t, out, note)
 	}()
-	return e.runCall(t, msgID, c, off, cs, userApproved)
+	return e.runCall(t, msgID, c, off, cs, userApproved, &note)
 }
 
 // updateCall stores a call's new state and tells the UI.
@@ -167,10 +172,12 @@ func (e *Engine) updateCall(t *turn, msgID int64, c store.ToolCall) {
 // runCall takes one call from the model's request to its result: resolve
 // the name, validate the arguments (SPEC D5), apply the policies or ask
 // the user (D4), run it, and record what happened. userApproved skips the
-// asking (the user pressed Retry).
-func (e *Engine) runCall(t *turn, msgID int64, c store.ToolCall, off offer, cs ChatSettings, userApproved bool) store.ToolCall {
+// asking (the user pressed Retry). note learns what the audit log needs.
+func (e *Engine) runCall(t *turn, msgID int64, c store.ToolCall, off offer, cs ChatSettings, userApproved bool, note *callNote) store.ToolCall {
+	note.start = time.Now()
 	o, ok := off.byName[c.Name]
 	if !ok {
+		note.refused = true
 		c.Status = store.ToolCallError
 		c.Error = fmt.Sprintf("There is no tool named %q; the model can only call the tools it was offered.", c.Name)
 		e.updateCall(t, msgID, c)
@@ -180,6 +187,7 @@ func (e *Engine) runCall(t *turn, msgID int64, c store.ToolCall, off offer, cs C
 	c.Server, c.Tool = o.Server, o.Tool
 	args, problem := e.validateArgs(o.schema, c.Arguments)
 	if problem != "" {
+		note.refused = true
 		c.Status = store.ToolCallError
 		c.Error = fmt.Sprintf("Invalid arguments for %s: %s. The tool was not called.", c.Name, problem)
 		e.updateCall(t, msgID, c)
@@ -193,6 +201,8 @@ func (e *Engine) runCall(t *turn, msgID int64, c store.ToolCall, off offer, cs C
 	approval, verdict := store.ApprovalUser, verdictRun
 	if !userApproved {
 		approval, verdict = e.decide(t, o)
+		note.byMode = t.mode == ApproveAuto && approval == store.ApprovalServerAuto ||
+			t.mode == ApproveNever && approval == store.ApprovalNever
 	}
 	switch verdict {
 	case verdictDecline:
@@ -218,7 +228,8 @@ func (e *Engine) runCall(t *turn, msgID int64, c store.ToolCall, off offer, cs C
 	}
 	c.Status, c.Approval = store.ToolCallApproved, approval
 	e.updateCall(t, msgID, c)
-	return e.execute(t, msgID, c, args, cs)
+	note.start = time.Now()
+	return e.execute(t, msgID, c, args, cs, note)
 }
 
 // cancelled records a call that never ran because the turn ended.
@@ -230,7 +241,7 @@ func (e *Engine) cancelled(t *turn, msgID int64, c store.ToolCall, why string) s
 
 // execute runs an approved call on its server, under the chat's time limit,
 // forwarding its progress.
-func (e *Engine) execute(t *turn, msgID int64, c store.ToolCall, args map[string]any, cs ChatSettings) store.ToolCall {
+func (e *Engine) execute(t *turn, msgID int64, c store.ToolCall, args map[string]any, cs ChatSettings, note *callNote) store.ToolCall {
 	c.Status = store.ToolCallRunning
 	e.updateCall(t, msgID, c)
 	running := c // the progress callback's copy: c changes below
@@ -271,12 +282,14 @@ func (e *Engine) execute(t *turn, msgID int64, c store.ToolCall, args map[string
 	case t.ctx.Err() != nil:
 		c.Status, c.Error = store.ToolCallCancelled, "Stopped by the user."
 	case errors.Is(context.Cause(ctx), errToolTimeout) || errors.Is(err, errToolTimeout):
+		note.timeout = true
 		c.Status = store.ToolCallError
 		c.Error = fmt.Sprintf("%s › %s did not finish within %s.", c.Server, c.Tool, humanDuration(timeout))
 	case err == nil:
 		c.Status, c.Error = store.ToolCallError, "The server returned no result."
 	default:
 		c.Status, c.Error = store.ToolCallError, err.Error()
+		note.timeout = errors.Is(err, mcppool.ErrTimeout)
 	}
 	e.updateCall(t, msgID, c)
 	if c.Status == store.ToolCallError && c.Result == nil {

@@ -251,6 +251,11 @@ func (e *Engine) callModel(t *turn, conv store.Conversation, step, maxSteps int,
 			ConversationID: t.conv, TurnID: t.id, MessageID: msg.ID,
 			Provider: route.Ref.Provider, Model: route.Ref.Model, Usage: tu,
 		})
+		kind := store.UsageChat
+		if cur > 0 {
+			kind = store.UsageFallback
+		}
+		e.recordUsage(t.store(), t.conv, route, kind, tu)
 	}
 
 	if err == nil {

@@ -19,6 +19,7 @@ import (
 	mcppool "mcpdesk/backend/mcp"
 	"mcpdesk/backend/providers"
 	"mcpdesk/backend/store"
+	usagestats "mcpdesk/backend/usage"
 )
 
 const chatUsage = `usage: mcpdesk chat [--model PROVIDER/MODEL] [--servers a,b] [--approve ask|auto|never]
@@ -112,6 +113,7 @@ func runChat(ctx context.Context, g globals, args []string, env Env) int {
 	})
 	engine := chat.New(chat.Options{
 		Store: st, Models: pm, Tools: pool, Emitter: out, Logger: quietLogger(),
+		Recorder: cliRecorder{usagestats.New(usagestats.Options{Store: st, Logger: quietLogger()})},
 		// The window may be streaming a reply into the same database.
 		NoRecover: true,
 	})

@@ -63,6 +63,8 @@ var commands = []command{
 	{"providers", "list, add or remove LLM providers and list a provider's models (keys go to the OS keychain)", runProviders},
 	{"chat", "send a message and stream the answer, letting the model use MCP tools (same engine, database and policies as the window)", runChat},
 	{"conversations", "list, show or export conversations (Markdown or JSON)", runConversations},
+	{"usage", "print tokens and estimated cost by day, provider, model or conversation (table or JSON)", runUsage},
+	{"audit", "print the audit log of tool calls from chat, the Tools tab and the command line", runAudit},
 	{"version", "print the version", func(_ context.Context, _ globals, _ []string, env Env) int {
 		fmt.Fprintln(env.Stdout, env.Version)
 		return exitOK

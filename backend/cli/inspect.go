@@ -83,7 +83,12 @@ func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 	}
 	defer sess.Close()
 
+	start := time.Now()
 	result, err := call(ctx, sess)
+	if method == "tools/call" {
+		args, _ := parseArgs(toolArgs, true) // parsed by buildCall already
+		auditInspectCall(ctx, g, env, srv, toolName, args, result, time.Since(start), err)
+	}
 	if err != nil {
 		return fail(env, fmt.Errorf("%s: %w", method, err))
 	}

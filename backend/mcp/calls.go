@@ -15,6 +15,16 @@ import (
 // ErrCancelled is the cause of a call the user stopped.
 var ErrCancelled = errors.New("call cancelled")
 
+// ErrTimeout is matched (errors.Is) by the error of a call its server did
+// not answer within the server's time limit.
+var ErrTimeout = errors.New("tool call timed out")
+
+// timeoutError says which server ran past which limit; it is ErrTimeout.
+type timeoutError struct{ msg string }
+
+func (e *timeoutError) Error() string        { return e.msg }
+func (e *timeoutError) Is(target error) bool { return target == ErrTimeout }
+
 // calls tracks the tool calls that carry a caller-chosen id: Stop finds
 // them by it, and their progress notifications (the id is also the
 // progress token) are published and keep their timeout from firing.
@@ -110,7 +120,7 @@ func (p *Pool) callToolTracked(ctx context.Context, callID, server, tool string,
 	defer release()
 
 	timeout := c.timeout()
-	errTimeout := fmt.Errorf("server %q did not answer within %s (the limit restarts with each progress notification)", server, timeout)
+	errTimeout := &timeoutError{fmt.Sprintf("server %q did not answer within %s (the limit restarts with each progress notification)", server, timeout)}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	timer := time.AfterFunc(timeout, func() { cancel(errTimeout) })

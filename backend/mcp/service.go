@@ -28,6 +28,7 @@ type MCPPool struct {
 	picker FilePicker
 	desk   *ElicitationDesk
 	saved  SavedRequestStore
+	audit  ToolCallAuditor // nil: calls are not audited
 }
 
 // SavedRequestStore keeps saved tool requests; *store.Store is one.

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -35,9 +36,14 @@ func (s *MCPPool) ListTools(server string) ([]mcp.Tool, error) {
 }
 
 // CallTool calls a tool and waits for its result; progress arrives as
-// mcp:progress events carrying req.CallID.
+// mcp:progress events carrying req.CallID. The call goes to the audit log
+// (WithAudit).
 func (s *MCPPool) CallTool(req ToolCallRequest) (ToolCallOutcome, error) {
-	res, took, err := s.pool.CallToolTracked(s.pool.context(), req.CallID, req.Server, req.Tool, req.Arguments)
+	ctx := s.pool.context()
+	res, took, err := s.pool.CallToolTracked(ctx, req.CallID, req.Server, req.Tool, req.Arguments)
+	if s.audit != nil {
+		s.audit.RecordToolCall(context.WithoutCancel(ctx), auditEntry(req, res, took, err))
+	}
 	if err != nil {
 		return ToolCallOutcome{}, fmt.Errorf("%s › %s: %w", req.Server, req.Tool, err)
 	}

@@ -48,6 +48,8 @@ var migrations = []migration{
 	}},
 	{Version: 4, Name: "create providers", Up: createProviders},
 	{Version: 5, Name: "create conversations", Up: createConversations},
+	{Version: 6, Name: "create usage_records", Up: createUsageRecords},
+	{Version: 7, Name: "create audit_log", Up: createAuditLog},
 }
 
 // SchemaTooNewError reports a database written by a newer MCP Desk, whose

@@ -178,7 +178,8 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.DB().Create(&schemaMigration{Version: 7, Name: "from the future", AppliedAt: time.Now()}).Error; err != nil {
+	future := len(migrations) + 1
+	if err := st.DB().Create(&schemaMigration{Version: future, Name: "from the future", AppliedAt: time.Now()}).Error; err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
@@ -188,10 +189,10 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	if !errors.As(err, &tooNew) {
 		t.Fatalf("Open = %v, want *SchemaTooNewError", err)
 	}
-	if tooNew.Version != 7 || tooNew.Supports != len(migrations) {
+	if tooNew.Version != future || tooNew.Supports != len(migrations) {
 		t.Errorf("got %+v", tooNew)
 	}
-	want := fmt.Sprintf("database %s was written by a newer MCP Desk (schema 7, this build knows %d)", filepath.Join(dir, DBFileName), len(migrations))
+	want := fmt.Sprintf("database %s was written by a newer MCP Desk (schema %d, this build knows %d)", filepath.Join(dir, DBFileName), future, len(migrations))
 	if !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("error = %q, want prefix %q", err, want)
 	}

@@ -60,7 +60,7 @@ layer_frontend() {
 
 layer_bindings() {
   step "wails bindings are up to date"
-  wails generate module >/dev/null
+  wails generate module -tags "webkit2_41,sqlite_fts5" >/dev/null
   if ! git diff --exit-code --stat -- frontend/wailsjs; then
     echo "frontend/wailsjs is stale: run 'wails generate module' and commit it"
     return 1

@@ -1616,6 +1616,63 @@ export namespace store {
 	        this.data = source["data"];
 	    }
 	}
+	export class AuditEntry {
+	    id: number;
+	    // Go type: time
+	    time: any;
+	    source: 'chat' | 'tools' | 'cli';
+	    conversationId: number;
+	    server: string;
+	    tool: string;
+	    arguments: string;
+	    argumentsTruncated: boolean;
+	    approval: string;
+	    status: 'ok' | 'error' | 'cancelled' | 'declined' | 'timeout';
+	    durationMs: number;
+	    output: string;
+	    outputTruncated: boolean;
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AuditEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.time = this.convertValues(source["time"], null);
+	        this.source = source["source"];
+	        this.conversationId = source["conversationId"];
+	        this.server = source["server"];
+	        this.tool = source["tool"];
+	        this.arguments = source["arguments"];
+	        this.argumentsTruncated = source["argumentsTruncated"];
+	        this.approval = source["approval"];
+	        this.status = source["status"];
+	        this.durationMs = source["durationMs"];
+	        this.output = source["output"];
+	        this.outputTruncated = source["outputTruncated"];
+	        this.error = source["error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ToolFilter {
 	    allowed?: string[];
 	    disabled?: string[];
@@ -1966,6 +2023,271 @@ export namespace store {
 	}
 	
 	
+
+}
+
+export namespace usage {
+	
+	export class AuditPage {
+	    entries: store.AuditEntry[];
+	    total: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new AuditPage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.entries = this.convertValues(source["entries"], store.AuditEntry);
+	        this.total = source["total"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class AuditQuery {
+	    from: string;
+	    to: string;
+	    tzOffsetMinutes: number;
+	    server: string;
+	    tool: string;
+	    status: string;
+	    source: string;
+	    text: string;
+	    limit: number;
+	    offset: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new AuditQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.tzOffsetMinutes = source["tzOffsetMinutes"];
+	        this.server = source["server"];
+	        this.tool = source["tool"];
+	        this.status = source["status"];
+	        this.source = source["source"];
+	        this.text = source["text"];
+	        this.limit = source["limit"];
+	        this.offset = source["offset"];
+	    }
+	}
+	export class ConversationRow {
+	    key: string;
+	    label: string;
+	    conversationId: number;
+	    title: string;
+	    deleted: boolean;
+	    calls: number;
+	    promptTokens: number;
+	    completionTokens: number;
+	    cachedTokens: number;
+	    reasoningTokens: number;
+	    cost?: number;
+	    pricedCost: number;
+	    unpricedCalls: number;
+	    costPartial: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConversationRow(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.label = source["label"];
+	        this.conversationId = source["conversationId"];
+	        this.title = source["title"];
+	        this.deleted = source["deleted"];
+	        this.calls = source["calls"];
+	        this.promptTokens = source["promptTokens"];
+	        this.completionTokens = source["completionTokens"];
+	        this.cachedTokens = source["cachedTokens"];
+	        this.reasoningTokens = source["reasoningTokens"];
+	        this.cost = source["cost"];
+	        this.pricedCost = source["pricedCost"];
+	        this.unpricedCalls = source["unpricedCalls"];
+	        this.costPartial = source["costPartial"];
+	    }
+	}
+	export class Price {
+	    provider: string;
+	    model: string;
+	    inputPerM: number;
+	    cachedInputPerM?: number;
+	    outputPerM: number;
+	    source: 'default' | 'user';
+	
+	    static createFrom(source: any = {}) {
+	        return new Price(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.inputPerM = source["inputPerM"];
+	        this.cachedInputPerM = source["cachedInputPerM"];
+	        this.outputPerM = source["outputPerM"];
+	        this.source = source["source"];
+	    }
+	}
+	export class Row {
+	    key: string;
+	    label: string;
+	    day?: string;
+	    provider?: string;
+	    preset?: string;
+	    model?: string;
+	    calls: number;
+	    promptTokens: number;
+	    completionTokens: number;
+	    cachedTokens: number;
+	    reasoningTokens: number;
+	    cost?: number;
+	    pricedCost: number;
+	    unpricedCalls: number;
+	    costPartial: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Row(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.label = source["label"];
+	        this.day = source["day"];
+	        this.provider = source["provider"];
+	        this.preset = source["preset"];
+	        this.model = source["model"];
+	        this.calls = source["calls"];
+	        this.promptTokens = source["promptTokens"];
+	        this.completionTokens = source["completionTokens"];
+	        this.cachedTokens = source["cachedTokens"];
+	        this.reasoningTokens = source["reasoningTokens"];
+	        this.cost = source["cost"];
+	        this.pricedCost = source["pricedCost"];
+	        this.unpricedCalls = source["unpricedCalls"];
+	        this.costPartial = source["costPartial"];
+	    }
+	}
+	export class Totals {
+	    calls: number;
+	    promptTokens: number;
+	    completionTokens: number;
+	    cachedTokens: number;
+	    reasoningTokens: number;
+	    cost?: number;
+	    pricedCost: number;
+	    unpricedCalls: number;
+	    costPartial: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Totals(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.calls = source["calls"];
+	        this.promptTokens = source["promptTokens"];
+	        this.completionTokens = source["completionTokens"];
+	        this.cachedTokens = source["cachedTokens"];
+	        this.reasoningTokens = source["reasoningTokens"];
+	        this.cost = source["cost"];
+	        this.pricedCost = source["pricedCost"];
+	        this.unpricedCalls = source["unpricedCalls"];
+	        this.costPartial = source["costPartial"];
+	    }
+	}
+	export class UsageQuery {
+	    from: string;
+	    to: string;
+	    tzOffsetMinutes: number;
+	    provider: string;
+	    model: string;
+	    conversationId: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new UsageQuery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.tzOffsetMinutes = source["tzOffsetMinutes"];
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.conversationId = source["conversationId"];
+	    }
+	}
+	export class UsageSummary {
+	    from: string;
+	    to: string;
+	    tzOffsetMinutes: number;
+	    totals: Totals;
+	    byDay: Row[];
+	    byProvider: Row[];
+	    byModel: Row[];
+	    byConversation: ConversationRow[];
+	    conversations: number;
+	    unpriced: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new UsageSummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.tzOffsetMinutes = source["tzOffsetMinutes"];
+	        this.totals = this.convertValues(source["totals"], Totals);
+	        this.byDay = this.convertValues(source["byDay"], Row);
+	        this.byProvider = this.convertValues(source["byProvider"], Row);
+	        this.byModel = this.convertValues(source["byModel"], Row);
+	        this.byConversation = this.convertValues(source["byConversation"], ConversationRow);
+	        this.conversations = source["conversations"];
+	        this.unpriced = source["unpriced"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 
