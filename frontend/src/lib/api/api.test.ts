@@ -35,6 +35,7 @@ import { wailsBackend } from './wails';
 
 const GO_EVENTS = readFileSync(join(import.meta.dirname, '../../../../backend/events/events.go'), 'utf8');
 const GO_CHAT = readFileSync(join(import.meta.dirname, '../../../../backend/events/chat.go'), 'utf8');
+const GO_USAGE_EVENTS = readFileSync(join(import.meta.dirname, '../../../../backend/events/usage.go'), 'utf8');
 const GO_STORE = readFileSync(join(import.meta.dirname, '../../../../backend/store/conversations.go'), 'utf8');
 
 /** goJSONFields returns the json field names of a Go struct in events.go. */
@@ -45,7 +46,7 @@ function goJSONFields(struct: string, src = GO_EVENTS): string[] {
 
 describe('event contract with backend/events/events.go', () => {
   it('names the same events', () => {
-    const goNames = [...(GO_EVENTS + GO_CHAT).matchAll(/Name = "([^"]+)"/g)].map((m) => m[1]).sort();
+    const goNames = [...(GO_EVENTS + GO_CHAT + GO_USAGE_EVENTS).matchAll(/Name = "([^"]+)"/g)].map((m) => m[1]).sort();
     expect([...EVENT_NAMES].sort()).toEqual(goNames);
   });
 

@@ -53,6 +53,7 @@ import type {
   SendInput,
   TurnStarted,
 } from './chatTypes';
+import type { AuditPage, AuditQuery, Price, UsageExportBy, UsageQuery, UsageSummary, UsageTotals } from './usageTypes';
 import { wailsBackend } from './wails';
 
 /** The MCPPool service bound from Go. */
@@ -146,12 +147,25 @@ export interface ChatServiceBackend {
   AvailableTools(servers: string[] | null): Promise<AvailableTool[]>;
 }
 
+/** The UsageStats service bound from Go (SPEC E1, E2): token usage, prices, CSV export, the tool-call audit log. */
+export interface UsageStatsBackend {
+  Summary(q: UsageQuery): Promise<UsageSummary>;
+  ConversationTotal(id: number): Promise<UsageTotals>;
+  Prices(): Promise<Price[]>;
+  SetPrice(p: Price): Promise<Price>;
+  ResetPrice(provider: string, model: string): Promise<void>;
+  ExportCSV(q: UsageQuery, by: UsageExportBy): Promise<string>;
+  SaveCSV(q: UsageQuery, by: UsageExportBy): Promise<string>;
+  Audit(q: AuditQuery): Promise<AuditPage>;
+}
+
 /** Everything the frontend needs from its host. */
 export interface Backend {
   mcp: MCPPoolBackend;
   settings: SettingsBackend;
   chat: ChatServiceBackend;
   providers: ProvidersBackend;
+  usage: UsageStatsBackend;
   /** Subscribes to a runtime event; returns the unsubscribe function. */
   on(name: string, fn: (payload: unknown) => void): () => void;
   /** Puts text on the system clipboard. */

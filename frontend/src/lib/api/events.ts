@@ -28,6 +28,11 @@ import type {
   ChatUsagePayload,
 } from './chatTypes';
 
+/** Payload of usage:changed (events.UsageChangedPayload): whose usage grew; 0 for none. */
+export interface UsageChangedPayload {
+  conversationId: number;
+}
+
 /** EventMap maps each event the backend emits to its payload type. */
 export interface EventMap {
   /** A server's connection state changed (events.ServerStatusPayload). */
@@ -73,6 +78,9 @@ export interface EventMap {
   'chat:done': ChatDonePayload;
   /** The conversation list changed. */
   'chat:conversations': ChatConversationsPayload;
+  // Usage (backend/usage, SPEC E1, E2).
+  /** A model call was recorded in the usage ledger: summaries and running totals are stale. */
+  'usage:changed': UsageChangedPayload;
 }
 
 export type EventName = keyof EventMap;
@@ -100,6 +108,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'chat:error',
   'chat:done',
   'chat:conversations',
+  'usage:changed',
 ];
 
 /**

@@ -31,6 +31,7 @@ import type {
 import type { EventMap, EventName } from './events';
 import { FakeChat, demoChatReply, type FakeChatOptions } from './fakeChat';
 import { FakeProviders, type FakeProvidersOptions } from './fakeProviders';
+import { FakeUsage, demoUsage, type FakeUsageOptions } from './fakeUsage';
 
 export interface FakeCall {
   method: string;
@@ -71,6 +72,8 @@ export interface FakeOptions {
   pageSize?: number;
   /** The ProviderManager: providers, env variables, scripted models, Ollama (see fakeProviders.ts). */
   providers?: FakeProvidersOptions;
+  /** The UsageStats: recorded LLM calls, prices, the audit log (see fakeUsage.ts). */
+  usage?: FakeUsageOptions;
 }
 
 /** spec builds a full ServerSpec from a few fields. */
@@ -140,6 +143,8 @@ export class FakeBackend implements Backend {
   readonly chat: FakeChat;
   /** The ProviderManager; its calls are recorded as "providers.<Method>". */
   readonly providers: FakeProviders;
+  /** The UsageStats; its calls are recorded as "usage.<Method>". */
+  readonly usage: FakeUsage;
   prefs: Prefs;
   info: AppInfo;
   keychain: KeychainStatus;
@@ -199,6 +204,12 @@ export class FakeBackend implements Backend {
     this.prompts = o.prompts ?? {};
     this.pageSize = o.pageSize ?? 50;
     this.providers = new FakeProviders(o.providers ?? {}, (m, a) => this.#record(m, a), () => this.keychain);
+    this.usage = new FakeUsage(o.usage ?? {}, {
+      record: (m, a) => this.#record(m, a),
+      emit: (p) => this.emit('usage:changed', p),
+      provider: (id) => this.providers.stored.get(id)?.p,
+      conversationExists: (id) => this.chat.conversations.has(id),
+    });
     this.chat = new FakeChat({ record: (m, a) => this.#record(`chat.${m}`, a), emit: (n, p) => this.emit(n, p) }, o.chat);
     this.saved = structuredClone(o.saved ?? []);
     this.#savedSeq = this.saved.reduce((m, r) => Math.max(m, r.id), 0);
@@ -646,6 +657,7 @@ export class FakeBackend implements Backend {
 export function demoBackend(): FakeBackend {
   const b = new FakeBackend({
     connectDelayMs: 900,
+    usage: demoUsage(),
     providers: {
       providers: [
         { id: 'openai-demo', name: 'OpenAI', preset: 'openai', keyInKeychain: true },

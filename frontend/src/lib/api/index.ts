@@ -9,6 +9,8 @@ export * from './chat';
 export * from './chatTypes';
 export * from './providerTypes';
 export * from './providers';
+export * from './usage';
+export * from './usageTypes';
 export { on, EVENT_NAMES, type EventMap, type EventName } from './events';
 export { ApiError } from './call';
 export { setBackend, hasWails, type Backend } from './backend';

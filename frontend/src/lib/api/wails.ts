@@ -5,10 +5,13 @@ import * as MCPPool from '../../../wailsjs/go/mcp/MCPPool';
 import * as SettingsService from '../../../wailsjs/go/settings/Service';
 import * as ProviderManager from '../../../wailsjs/go/providers/ProviderManager';
 import * as ChatService from '../../../wailsjs/go/chat/ChatService';
+import * as UsageStats from '../../../wailsjs/go/usage/UsageStats';
 import { BrowserOpenURL, EventsOnMultiple } from '../../../wailsjs/runtime/runtime';
 import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
 import type { ProvidersBackend } from './backend';
 import type { ChatServiceBackend } from './backend';
+import type { UsageStatsBackend } from './backend';
+import type { AuditPage, Price, UsageSummary, UsageTotals } from './usageTypes';
 import type {
   AvailableTool,
   ChatPolicies,
@@ -137,6 +140,18 @@ const chatService: ChatServiceBackend = {
   AvailableTools: (servers) => ChatService.AvailableTools(servers as string[]) as Promise<AvailableTool[]>,
 };
 
+// UsageStats (SPEC E1, E2).
+const usageService: UsageStatsBackend = {
+  Summary: (q) => UsageStats.Summary(q as never) as unknown as Promise<UsageSummary>,
+  ConversationTotal: (id) => UsageStats.ConversationTotal(id) as unknown as Promise<UsageTotals>,
+  Prices: () => UsageStats.Prices() as unknown as Promise<Price[]>,
+  SetPrice: (p) => UsageStats.SetPrice(p as never) as unknown as Promise<Price>,
+  ResetPrice: (provider, model) => UsageStats.ResetPrice(provider, model),
+  ExportCSV: (q, by) => UsageStats.ExportCSV(q as never, by),
+  SaveCSV: (q, by) => UsageStats.SaveCSV(q as never, by),
+  Audit: (q) => UsageStats.Audit(q as never) as unknown as Promise<AuditPage>,
+};
+
 function on(name: string, fn: (payload: unknown) => void): () => void {
   // The Wails runtime calls listeners with the emitted values as arguments
   // and returns the unsubscribe.
@@ -162,4 +177,4 @@ async function copyText(text: string): Promise<void> {
 }
 
 /** wailsBackend talks to Go through the generated Wails bindings. */
-export const wailsBackend: Backend = { mcp: mcpPool, settings: settingsService, chat: chatService, providers: providerManager, on, copyText, openURL: BrowserOpenURL };
+export const wailsBackend: Backend = { mcp: mcpPool, settings: settingsService, chat: chatService, providers: providerManager, usage: usageService, on, copyText, openURL: BrowserOpenURL };

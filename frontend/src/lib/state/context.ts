@@ -13,6 +13,8 @@ import { ServersStore } from './servers.svelte';
 import { Toasts } from './toasts.svelte';
 import { ToolsStore } from './tools.svelte';
 import { ToolSelections } from './toolSelection.svelte';
+import { UsageStore } from './usage.svelte';
+import { AuditStore } from './audit.svelte';
 
 /** Stores are the app's shared state, created once by App and passed by context. */
 export interface Stores {
@@ -35,6 +37,10 @@ export interface Stores {
   chat: ChatStore;
   /** LLM providers, their models, the default and fallback models, and the model picker's groups. */
   providers: ProvidersStore;
+  /** Token usage and estimated cost, the pricing table, CSV export (the Usage screen). */
+  usage: UsageStore;
+  /** The tool-call audit log: filters, the page on show, open rows. */
+  audit: AuditStore;
 }
 
 export const STORES_KEY = Symbol('mcpdesk.stores');
@@ -56,6 +62,8 @@ export function createStores(): Stores {
     chat: new ChatStore(),
     toolSelections: new ToolSelections(),
     providers: new ProvidersStore(),
+    usage: new UsageStore(),
+    audit: new AuditStore(),
   };
 }
 

@@ -1,34 +1,35 @@
 import { screen, waitFor } from '@testing-library/svelte';
-import { describe, expect, it } from 'vitest';
-import { spec, status } from '../../api/fake';
+import { describe, expect, it, vi } from 'vitest';
+import { SCREENS } from '../../state/layout.svelte';
 import { go, renderApp } from '../../../test/app';
 
-describe('Screens still to come', () => {
-  it.each(['usage'])('%s says what it will do and what to do now', async (name) => {
+// The charts' canvas is not drawn under jsdom.
+vi.mock('uplot', () => ({ default: class { static paths = { bars: () => () => null }; destroy() {} } }));
+
+describe('No screen is a placeholder any more', () => {
+  it.each([...SCREENS])('%s opens its real screen, never "Coming soon"', async (name) => {
     const { user, fake } = renderApp({});
     await go(user, name);
-    const empty = screen.getByTestId(`empty-${name}`);
-    expect(empty).toHaveTextContent(/Servers screen/);
     expect(screen.getByTestId(`nav-${name}`)).toHaveAttribute('aria-current', 'page');
-    await user.click(screen.getByTestId('empty-go-servers'));
-    expect(screen.getByTestId('nav-servers')).toHaveAttribute('aria-current', 'page');
-    expect(fake.uiStore.get('screen')).toBe('servers');
+    expect(document.querySelector('main.screen')).toHaveAttribute('data-screen', name);
+    await waitFor(() => expect(document.querySelector('main.screen')!.children.length).toBeGreaterThan(0), { timeout: 5000 });
+    expect(screen.queryByText('Coming soon')).toBeNull();
+    if (name !== 'servers') expect(fake.uiStore.get('screen')).toBe(name);
   });
 
-  it('counts what connected servers already offer', async () => {
-    const { user } = renderApp({
-      servers: [{ spec: spec({ id: 'a', command: 'x' }), status: status({ id: 'a', tools: 5 }) }],
-    });
-    await screen.findByTestId('server-a');
+  it('Usage is the usage and audit screen', async () => {
+    const { user } = renderApp({});
     await go(user, 'usage');
-    expect(screen.getByTestId('empty-usage')).toHaveTextContent('1 server is connected. Usage appears here once you chat.');
+    expect(await screen.findByTestId('usage-screen', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.queryByTestId('empty-usage')).toBeNull();
   });
 
   it('reopens the remembered screen', async () => {
     const { FakeBackend } = await import('../../api/fake');
     const fake = new FakeBackend({});
-    fake.uiStore.set('screen', 'settings');
+    fake.uiStore.set('screen', 'usage');
     renderApp(fake);
-    await waitFor(() => expect(screen.getByTestId('nav-settings')).toHaveAttribute('aria-current', 'page'));
+    await waitFor(() => expect(screen.getByTestId('nav-usage')).toHaveAttribute('aria-current', 'page'));
+    expect(await screen.findByTestId('usage-screen', {}, { timeout: 5000 })).toBeInTheDocument();
   });
 });

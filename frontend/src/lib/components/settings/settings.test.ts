@@ -19,6 +19,17 @@ describe('Settings', () => {
     expect(screen.getByTestId('nav-servers')).toHaveTextContent('Servers');
   });
 
+  it('leads to usage, prices and the audit log', async () => {
+    const { user } = renderApp({});
+    await go(user, 'settings');
+    await user.click(screen.getByTestId('settings-open-audit'));
+    expect(screen.getByTestId('nav-usage')).toHaveAttribute('aria-current', 'page');
+    expect(await screen.findByTestId('audit-log')).toBeInTheDocument();
+    await go(user, 'settings');
+    await user.click(screen.getByTestId('settings-open-prices'));
+    await waitFor(() => expect(screen.getByTestId('usage-tab-prices')).toHaveAttribute('aria-selected', 'true'));
+  });
+
   it('starts in the saved language', async () => {
     renderApp({ prefs: { theme: 'system', language: 'zh-CN' } });
     await waitFor(() => expect(screen.getByTestId('nav-chat')).toHaveTextContent('聊天'));
