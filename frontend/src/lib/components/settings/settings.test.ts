@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/svelte';
+import { screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp, go } from '../../../test/app';
 import { setSystemDark, installMatchMedia } from '../../../test/media';
@@ -97,5 +97,75 @@ describe('Settings', () => {
     const { user } = renderApp({});
     await go(user, 'settings');
     await waitFor(() => expect(screen.getByTestId('about-keychain')).toHaveTextContent('Available'));
+  });
+  describe('Chat card', () => {
+    it('loads and saves the step limit and the tool timeout', async () => {
+      const { fake, user } = renderApp({});
+      await go(user, 'settings');
+      const steps = await screen.findByTestId('settings-max-steps');
+      await waitFor(() => expect(steps).toHaveValue(10));
+      const timeout = screen.getByTestId('settings-tool-timeout');
+      expect(timeout).toHaveValue(60);
+
+      await user.clear(steps);
+      await user.type(steps, '25{Enter}');
+      await waitFor(() => expect(fake.callsOf('chat.SaveSettings')).toEqual([[{ maxSteps: 25, toolTimeoutMs: 60000 }]]));
+      expect(await screen.findByText('Saved')).toBeInTheDocument();
+
+      await user.clear(timeout);
+      await user.type(timeout, '120');
+      await user.tab();
+      await waitFor(() => expect(fake.callsOf('chat.SaveSettings').at(-1)).toEqual([{ maxSteps: 25, toolTimeoutMs: 120000 }]));
+      expect(fake.chat.settings).toEqual({ maxSteps: 25, toolTimeoutMs: 120000 });
+    });
+
+    it("shows Go's error when saving fails", async () => {
+      const { fake, user } = renderApp({});
+      await go(user, 'settings');
+      const steps = await screen.findByTestId('settings-max-steps');
+      await waitFor(() => expect(steps).toHaveValue(10));
+      fake.failNext('chat.SaveSettings', 'chat settings: disk full');
+      await user.clear(steps);
+      await user.type(steps, '7{Enter}');
+      expect(await screen.findByTestId('settings-max-steps-error')).toHaveTextContent('chat settings: disk full');
+    });
+
+    it('revokes an always-allowed tool', async () => {
+      const { fake, user } = renderApp({
+        chat: { policies: { alwaysAllow: [{ server: 'fs', tool: 'read_file' }], autoServers: ['git'], never: [] } },
+      });
+      await go(user, 'settings');
+      const row = await screen.findByTestId('settings-policy-always-fs-read_file');
+      expect(screen.getByTestId('settings-policy-server-git-')).toBeInTheDocument();
+      await user.click(within(row).getByTestId('settings-policy-revoke'));
+      await waitFor(() => expect(fake.callsOf('chat.RevokePolicy')).toEqual([['always', 'fs', 'read_file']]));
+      await waitFor(() => expect(screen.queryByTestId('settings-policy-always-fs-read_file')).not.toBeInTheDocument());
+      expect(screen.getByTestId('settings-policy-server-git-')).toBeInTheDocument();
+    });
+
+    it('says when no policy is remembered, and shows the default model', async () => {
+      const { user } = renderApp({
+        providers: { providers: [{ id: 'oa', name: 'OpenAI', preset: 'openai', keyInKeychain: true }], defaultModel: { provider: 'oa', model: 'gpt-4o' } },
+      });
+      await go(user, 'settings');
+      expect(await screen.findByTestId('settings-policies-empty')).toHaveTextContent('No tool is allowed without asking.');
+      await waitFor(() => expect(screen.getByTestId('settings-default-model')).toHaveTextContent('gpt-4o (OpenAI)'));
+    });
+
+    it('says when there is no default model', async () => {
+      const { user } = renderApp({});
+      await go(user, 'settings');
+      await waitFor(() => expect(screen.getByTestId('settings-default-model')).toHaveTextContent('No default model yet'));
+    });
+
+    it('speaks Chinese', async () => {
+      const { user } = renderApp({ prefs: { theme: 'system', language: 'zh-CN' } });
+      await waitFor(() => expect(screen.getByTestId('nav-settings')).toHaveTextContent('设置'));
+      await go(user, 'settings');
+      const card = await screen.findByTestId('settings-chat');
+      expect(card).toHaveTextContent('智能体步数上限');
+      expect(card).toHaveTextContent('工具调用超时');
+      expect(await screen.findByTestId('settings-policies-empty')).toHaveTextContent('没有无需询问即可使用的工具');
+    });
   });
 });
