@@ -78,18 +78,23 @@ func (cs *calls) cancel(id string) bool {
 // that call's timeout (SPEC A6). Progress for other tokens is ignored.
 func (cs *calls) progress(n mcp.JSONRPCNotification) {
 	f := n.Params.AdditionalFields
-	id := fmt.Sprint(f["progressToken"])
+	p := events.ProgressPayload{CallID: fmt.Sprint(f["progressToken"])}
+	p.Progress, _ = f["progress"].(float64)
+	p.Total, _ = f["total"].(float64)
+	p.Message, _ = f["message"].(string)
+	cs.publish(p)
+}
+
+// publish reports progress of a tracked call — to the UI and to the call's
+// observer — and restarts its timeout. Progress of other calls is ignored.
+func (cs *calls) publish(p events.ProgressPayload) {
 	cs.mu.Lock()
-	rc := cs.running[id]
+	rc := cs.running[p.CallID]
 	cs.mu.Unlock()
 	if rc == nil {
 		return
 	}
 	rc.touch()
-	p := events.ProgressPayload{CallID: id}
-	p.Progress, _ = f["progress"].(float64)
-	p.Total, _ = f["total"].(float64)
-	p.Message, _ = f["message"].(string)
 	cs.emit.Emit(events.Progress, p)
 	if rc.observe != nil {
 		rc.observe(p)

@@ -126,16 +126,5 @@ func pollTask(ctx context.Context, sess *Session, taskID string, interval *int64
 // status publishes a task's status message as progress of the call id, and
 // keeps its timeout from firing, as a progress notification would.
 func (cs *calls) status(id string, n int, message string) {
-	cs.mu.Lock()
-	rc := cs.running[id]
-	cs.mu.Unlock()
-	if rc == nil {
-		return
-	}
-	rc.touch()
-	p := events.ProgressPayload{CallID: id, Progress: float64(n), Message: message}
-	cs.emit.Emit(events.Progress, p)
-	if rc.observe != nil {
-		rc.observe(p)
-	}
+	cs.publish(events.ProgressPayload{CallID: id, Progress: float64(n), Message: message})
 }
