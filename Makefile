@@ -9,7 +9,7 @@ GOBIN   := $(shell go env GOPATH)/bin
 TAGS    := webkit2_41,sqlite_fts5
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run build dev-binary deps deps-test frontend test test-go test-frontend test-bindings test-e2e test-window bench clean
+.PHONY: run build dev-binary deps deps-test frontend test test-go test-frontend test-bindings test-e2e test-window test-package package package-sizes bench clean
 
 run: build
 	./build/bin/mcpdesk
@@ -21,6 +21,14 @@ build: deps frontend
 # (-devserver), which the end-to-end tests drive.
 dev-binary: frontend
 	go build -tags dev,$(TAGS) -ldflags "$(LDFLAGS)" -o build/bin/mcpdesk-dev .
+
+# Installers into build/package/out: .deb and .rpm (nfpm), the Windows NSIS
+# installer (mingw cross-build with cgo SQLite). macOS: build/darwin/package-macos.sh on a Mac.
+package: deps frontend
+	@VERSION=$(VERSION) build/scripts/package.sh
+
+package-sizes:
+	@build/scripts/package-sizes.sh
 
 deps:
 	@build/scripts/deps.sh build
@@ -44,15 +52,18 @@ test-e2e:
 	@build/scripts/test.sh e2e
 test-window:
 	@build/scripts/test.sh window
+test-package:
+	@build/scripts/test.sh package
 
 # Benchmarks print figures; they are not part of `make test`.
 bench: deps-test dev-binary
 	go test -run '^$$' -bench 'EchoOverhead' -benchtime 2000x -count 3 ./backend/mcp/
 	go test -run '^$$' -bench 'ConnectParallel' -benchtime 10x -count 1 ./backend/mcp/
 	go test -tags sqlite_fts5 -run '^$$' -bench 'Pipeline' -benchtime 3x ./backend/chat/
-	go test -tags sqlite_fts5 -run '^$$' -bench 'Search100k' -benchtime 20x ./backend/store/
+	go test -tags sqlite_fts5 -run '^$$' -bench 'Search100k' -benchtime 20x -v ./backend/store/
+	go test -tags sqlite_fts5 -run '^$$' -bench 'UsageAggregates1M' -benchtime 5x -v -timeout 30m ./backend/usage/
 	build/scripts/window-bench.sh
 	node frontend/e2e/bench.mjs
 
 clean:
-	rm -rf build/bin frontend/dist/assets frontend/dist/index.html
+	rm -rf build/bin build/package/out frontend/dist/assets frontend/dist/index.html

@@ -29,10 +29,27 @@ Unicode true
 ## !define UNINST_KEY_NAME     "UninstKeyInRegistry"  # Default "${INFO_COMPANYNAME}${INFO_PRODUCTNAME}"
 ####
 ## !define REQUEST_EXECUTION_LEVEL "admin"            # Default "admin"  see also https://nsis.sourceforge.io/Docs/Chapter4.html
+## MCP Desk: our names, so the installer, the installed program and the
+## uninstall entry are "MCP Desk" / mcpdesk.exe whatever wails.json lacks.
+## build/scripts/package.sh writes version.nsh (gitignored) with the build's
+## version: INFO_PRODUCTVERSION (X.Y.Z, numeric, for the version resources)
+## and MCPDESK_VERSION (the full `git describe` string). Without it the
+## version is wails.json's productVersion.
+####
+!include /NONFATAL "version.nsh"
+!define INFO_PROJECTNAME    "mcpdesk"
+!define INFO_COMPANYNAME    "MCP Desk"
+!define INFO_PRODUCTNAME    "MCP Desk"
+!define INFO_COPYRIGHT      "MCP Desk maintainers"
+!define PRODUCT_EXECUTABLE  "mcpdesk.exe"
+!define UNINST_KEY_NAME     "MCPDesk"
 ####
 ## Include the wails tools
 ####
 !include "wails_tools.nsh"
+!ifndef MCPDESK_VERSION
+  !define MCPDESK_VERSION "${INFO_PRODUCTVERSION}"
+!endif
 
 # The version information for this two must consist of 4 parts
 VIProductVersion "${INFO_PRODUCTVERSION}.0"
@@ -40,7 +57,7 @@ VIFileVersion    "${INFO_PRODUCTVERSION}.0"
 
 VIAddVersionKey "CompanyName"     "${INFO_COMPANYNAME}"
 VIAddVersionKey "FileDescription" "${INFO_PRODUCTNAME} Installer"
-VIAddVersionKey "ProductVersion"  "${INFO_PRODUCTVERSION}"
+VIAddVersionKey "ProductVersion"  "${MCPDESK_VERSION}"
 VIAddVersionKey "FileVersion"     "${INFO_PRODUCTVERSION}"
 VIAddVersionKey "LegalCopyright"  "${INFO_COPYRIGHT}"
 VIAddVersionKey "ProductName"     "${INFO_PRODUCTNAME}"
@@ -76,10 +93,10 @@ OutFile "..\..\bin\${INFO_PROJECTNAME}-${ARCH}-installer.exe" # Name of the inst
   !if "${WAILS_INSTALL_SCOPE}" == "user"
     InstallDir "$LOCALAPPDATA\Programs\${INFO_PRODUCTNAME}"
   !else
-    InstallDir "$PROGRAMFILES64\${INFO_COMPANYNAME}\${INFO_PRODUCTNAME}"
+    InstallDir "$PROGRAMFILES64\${INFO_PRODUCTNAME}"
   !endif
 !else
-  InstallDir "$PROGRAMFILES64\${INFO_COMPANYNAME}\${INFO_PRODUCTNAME}"
+  InstallDir "$PROGRAMFILES64\${INFO_PRODUCTNAME}"
 !endif # Default installing folder ($PROGRAMFILES is Program Files folder).
 ShowInstDetails show # This will always show the installation details.
 
