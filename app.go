@@ -17,12 +17,15 @@ import (
 
 	"mcpdesk/backend/chat"
 	"mcpdesk/backend/events"
+	"mcpdesk/backend/hotkey"
+	"mcpdesk/backend/instance"
 	mcppool "mcpdesk/backend/mcp"
 	"mcpdesk/backend/providers"
 	"mcpdesk/backend/secrets"
 	"mcpdesk/backend/settings"
 	"mcpdesk/backend/shellenv"
 	"mcpdesk/backend/store"
+	"mcpdesk/backend/tray"
 	"mcpdesk/backend/usage"
 )
 
@@ -34,6 +37,13 @@ type Config struct {
 	DataDir string // "" = $MCPDESK_DATA_DIR, then the user config dir
 	Version string
 	Started time.Time // when the process started, for the cold-start figure
+	// Instance is this data folder's single-window lock (nil: none); later
+	// launches are handed over through it.
+	Instance *instance.Lock
+	// QuickChat opens the window as quick chat (--quick-chat).
+	QuickChat bool
+	// TrayIcon is the tray's icon (PNG; ICO on Windows); nil: no tray.
+	TrayIcon []byte
 }
 
 // App is the composition root: it builds the services, starts them when the
@@ -56,6 +66,13 @@ type App struct {
 	engine    *chat.Engine
 	usage     *usage.UsageStats
 	ledger    *usage.Engine
+
+	// The desktop around the window (SPEC F2).
+	cfg       Config
+	tray      *tray.Tray
+	hotkey    *hotkey.Hotkey
+	hotkeyErr string
+	quitting  atomic.Bool
 }
 
 // NewApp opens the data folder and builds every service; nothing connects
@@ -65,7 +82,7 @@ func NewApp(cfg Config) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("find data folder: %w", err)
 	}
-	a := &App{started: cfg.Started}
+	a := &App{started: cfg.Started, cfg: cfg}
 	a.logger, a.logFile = openLog(dir)
 	st, err := store.Open(dir, a.logger)
 	if err != nil {
@@ -109,7 +126,10 @@ func NewApp(cfg Config) (*App, error) {
 	a.chat = chat.NewService(a.engine, picker{a})
 	a.settings = settings.New(st, settings.AppInfo{
 		Version: cfg.Version, DataDir: dir, ConfigFile: configFile, DatabaseFile: st.Path(),
-	}, settings.WithLogger(a.logger), settings.WithKeychain(keychain))
+	}, settings.WithLogger(a.logger), settings.WithKeychain(keychain),
+		// The tray's menu speaks the window's language.
+		settings.WithPrefsListener(func(p settings.Prefs) { a.tray.SetLabels(tray.LabelsFor(p.Language, os.Getenv)) }),
+		settings.WithDesktop(a.desktopStatus))
 	return a, nil
 }
 
@@ -140,17 +160,22 @@ func (a *App) startup(ctx context.Context) {
 		select {
 		case sig := <-sigs:
 			a.logger.Info("quitting on signal", "signal", sig.String())
-			runtime.Quit(ctx)
+			a.quit()
 		case <-poolCtx.Done():
 		}
 		signal.Stop(sigs)
 	}()
+	a.startDesktop()
 }
 
 // domReady runs when the frontend has loaded; the cold-start figure of the
 // benchmarks is read from this log line.
 func (a *App) domReady(context.Context) {
 	a.logger.Info("window ready", "since_start", time.Since(a.started).Round(time.Millisecond))
+	if a.cfg.QuickChat {
+		a.cfg.QuickChat = false
+		a.quickChat()
+	}
 }
 
 func (a *App) shutdown(context.Context) {
@@ -163,6 +188,7 @@ func (a *App) shutdown(context.Context) {
 		a.logger.Warn("close database", "err", err)
 	}
 	a.logger.Info("shut down")
+	a.stopDesktop()
 	if a.logFile != nil {
 		_ = a.logFile.Close()
 	}

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"embed"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -19,7 +20,9 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"mcpdesk/backend/cli"
+	"mcpdesk/backend/instance"
 	"mcpdesk/backend/shellenv"
+	"mcpdesk/backend/store"
 )
 
 //go:embed all:frontend/dist
@@ -56,7 +59,16 @@ func main() {
 		defer os.RemoveAll(tmp)
 		dataDir = tmp
 	}
-	app, err := NewApp(Config{DataDir: dataDir, Version: version, Started: started})
+	lock, err := singleWindow(dataDir)
+	if errors.Is(err, instance.ErrRunning) {
+		fmt.Fprintln(os.Stderr, "mcpdesk:", err)
+		os.Exit(0)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcpdesk:", err, "— starting anyway")
+	}
+	app, err := NewApp(Config{DataDir: dataDir, Version: version, Started: started,
+		Instance: lock, QuickChat: wantsQuickChat(os.Args[1:]), TrayIcon: trayIcon()})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcpdesk:", err)
 		os.Exit(1)
@@ -65,13 +77,14 @@ func main() {
 		Title:            "MCP Desk",
 		Width:            1280,
 		Height:           820,
-		MinWidth:         900,
+		MinWidth:         900, // also FULL_MIN in frontend/src/lib/state/quickChat.svelte.ts
 		MinHeight:        600,
 		AssetServer:      &assetserver.Options{Assets: assets},
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		OnStartup:        app.startup,
 		OnDomReady:       app.domReady,
 		OnShutdown:       app.shutdown,
+		OnBeforeClose:    app.beforeClose,
 		Bind:             app.Bindings(),
 		// Errors reach JavaScript as the plain message the user should read.
 		ErrorFormatter: func(err error) any { return err.Error() },
@@ -82,6 +95,20 @@ func main() {
 		app.shutdown(context.Background())
 		os.Exit(1)
 	}
+}
+
+// singleWindow takes the data folder's instance lock, so that a second
+// launch brings this window forward instead of opening another one on the
+// same database (SPEC F2).
+func singleWindow(dataDir string) (*instance.Lock, error) {
+	if generatingBindings {
+		return nil, nil
+	}
+	dir, err := store.ResolveDir(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	return instance.Acquire(dir, os.Args[1:])
 }
 
 // dataDirFlag reads --data-dir from the window's arguments. Other flags are

@@ -14,7 +14,8 @@ import (
 	"mcpdesk/backend/store"
 )
 
-// Tool approval (SPEC D4). A call no policy covers waits for the user: the
+// Tool approval (SPEC D4). A call no policy covers waits for the user
+// (unless the approval default lets read-only tools run, SPEC F1): the
 // engine emits chat:approval and blocks the call on a channel that Approve
 // fills once; the first answer wins, later ones are refused. An open
 // approval expires when its turn ends.
@@ -93,8 +94,10 @@ type decision struct {
 
 // decide applies the policies to a call of o in turn t. A "never" policy
 // wins over everything, then the turn's mode (the command line's
-// --approve), then "this conversation", "always" and "this server".
-func (e *Engine) decide(t *turn, o *offeredTool) (store.Approval, verdict) {
+// --approve), then "this conversation", "always" and "this server"; a call
+// none of them covers falls to the default of cs: ask, or run a read-only
+// tool without asking.
+func (e *Engine) decide(t *turn, o *offeredTool, cs ChatSettings) (store.Approval, verdict) {
 	doc, err := e.loadPolicies(t.ctx)
 	if err != nil {
 		e.logger.Warn("read approval policies; asking", "err", err)
@@ -113,8 +116,19 @@ func (e *Engine) decide(t *turn, o *offeredTool) (store.Approval, verdict) {
 		return store.ApprovalAlways, verdictRun
 	case slices.Contains(doc.AutoServers, o.Server):
 		return store.ApprovalServerAuto, verdictRun
+	case cs.withDefaults().ApprovalDefault == ApprovalDefaultReadOnly && readOnly(o.Annotations):
+		return store.ApprovalReadOnly, verdictRun
 	}
 	return store.ApprovalUser, verdictAsk
+}
+
+// readOnly reports whether a tool's annotations say it only reads: its
+// readOnlyHint is true. The spec makes destructiveHint "meaningful only
+// when readOnlyHint == false" (and SDKs such as mcp-go send its default,
+// true, on every tool), so a destructive tool is one that is not read-only
+// and it always asks. The hints are the server's word, not a guarantee.
+func readOnly(a events.ToolAnnotations) bool {
+	return a.ReadOnlyHint != nil && *a.ReadOnlyHint
 }
 
 // ask publishes an approval for call c and waits for the answer or the end

@@ -14,6 +14,12 @@ type ChatSettings struct {
 	// ToolTimeoutMs is how long one tool call of a chat may run (default
 	// 120 000), besides the server's own timeout.
 	ToolTimeoutMs int `json:"toolTimeoutMs"`
+	// ApprovalDefault is what happens to a tool call no policy covers:
+	// "ask" (default) puts every such call to the user; "readOnly" runs
+	// the tools that say they only read (readOnlyHint true; destructive
+	// tools are never read-only) without asking. A stored policy wins over
+	// it.
+	ApprovalDefault string `json:"approvalDefault" ts_type:"'ask' | 'readOnly'"`
 }
 
 // Defaults and limits of ChatSettings.
@@ -25,12 +31,18 @@ const (
 	maxToolTimeoutMs     = 24 * 60 * 60 * 1000
 )
 
+// The values of ChatSettings.ApprovalDefault.
+const (
+	ApprovalDefaultAsk      = "ask"
+	ApprovalDefaultReadOnly = "readOnly"
+)
+
 // settingsKey is the settings key holding ChatSettings.
 const settingsKey = "chat.settings"
 
 // DefaultSettings returns the settings of a new installation.
 func DefaultSettings() ChatSettings {
-	return ChatSettings{MaxSteps: DefaultMaxSteps, ToolTimeoutMs: DefaultToolTimeoutMs}
+	return ChatSettings{MaxSteps: DefaultMaxSteps, ToolTimeoutMs: DefaultToolTimeoutMs, ApprovalDefault: ApprovalDefaultAsk}
 }
 
 func (s ChatSettings) withDefaults() ChatSettings {
@@ -40,6 +52,9 @@ func (s ChatSettings) withDefaults() ChatSettings {
 	}
 	if s.ToolTimeoutMs <= 0 {
 		s.ToolTimeoutMs = d.ToolTimeoutMs
+	}
+	if s.ApprovalDefault == "" {
+		s.ApprovalDefault = d.ApprovalDefault
 	}
 	return s
 }
@@ -53,6 +68,9 @@ func (e *Engine) Settings(ctx context.Context) (ChatSettings, error) {
 	var s ChatSettings
 	if _, err := e.st.GetSetting(ctx, settingsKey, &s); err != nil {
 		return DefaultSettings(), fmt.Errorf("read chat settings: %w", err)
+	}
+	if s.ApprovalDefault != ApprovalDefaultReadOnly {
+		s.ApprovalDefault = ApprovalDefaultAsk // unknown (a newer build's) means ask
 	}
 	return s.withDefaults(), nil
 }
@@ -75,6 +93,9 @@ func (e *Engine) SaveSettings(ctx context.Context, s ChatSettings) (ChatSettings
 		return ChatSettings{}, fmt.Errorf("save chat settings: max steps %d is more than %d", s.MaxSteps, maxMaxSteps)
 	case s.ToolTimeoutMs < minToolTimeoutMs || s.ToolTimeoutMs > maxToolTimeoutMs:
 		return ChatSettings{}, fmt.Errorf("save chat settings: tool timeout %d ms is outside %d ms … 24 h", s.ToolTimeoutMs, minToolTimeoutMs)
+	case s.ApprovalDefault != ApprovalDefaultAsk && s.ApprovalDefault != ApprovalDefaultReadOnly:
+		return ChatSettings{}, fmt.Errorf("save chat settings: approval default must be %q or %q, not %q",
+			ApprovalDefaultAsk, ApprovalDefaultReadOnly, s.ApprovalDefault)
 	}
 	if err := e.st.PutSetting(ctx, settingsKey, s); err != nil {
 		return ChatSettings{}, fmt.Errorf("save chat settings: %w", err)

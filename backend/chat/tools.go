@@ -200,7 +200,7 @@ func (e *Engine) runCall(t *turn, msgID int64, c store.ToolCall, off offer, cs C
 
 	approval, verdict := store.ApprovalUser, verdictRun
 	if !userApproved {
-		approval, verdict = e.decide(t, o)
+		approval, verdict = e.decide(t, o, cs)
 		note.byMode = t.mode == ApproveAuto && approval == store.ApprovalServerAuto ||
 			t.mode == ApproveNever && approval == store.ApprovalNever
 	}

@@ -111,6 +111,9 @@ func runChat(ctx context.Context, g globals, args []string, env Env) int {
 		ConfigPath: configFile, Env: env.Servers, ClientInfo: clientInfo(env), Logger: quietLogger(),
 		Emitter: out, Elicitor: elicitor,
 	})
+	// Servers without a timeout of their own use the one set in Settings;
+	// unreadable, the built-in default stays.
+	_, _ = mcppool.LoadDefaults(ctx, st, pool)
 	engine := chat.New(chat.Options{
 		Store: st, Models: pm, Tools: pool, Emitter: out, Logger: quietLogger(),
 		Recorder: cliRecorder{usagestats.New(usagestats.Options{Store: st, Logger: quietLogger()})},

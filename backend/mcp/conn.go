@@ -345,11 +345,14 @@ func (c *conn) snapshot() events.ServerStatusPayload {
 	return c.status
 }
 
+// timeout is how long one request to the server may take: its own
+// timeoutMs, else the pool's default (read on every request, so a new
+// default applies at once).
 func (c *conn) timeout() time.Duration {
 	if c.cfg.TimeoutMs > 0 {
 		return time.Duration(c.cfg.TimeoutMs) * time.Millisecond
 	}
-	return mcpconfig.DefaultTimeoutMs * time.Millisecond
+	return c.pool.DefaultTimeout()
 }
 
 // ErrNotConnected is returned by calls to a server that is not connected.

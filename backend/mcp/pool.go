@@ -57,6 +57,8 @@ type Pool struct {
 	calls  *calls
 	// sampling holds the Sampler connections install as they dial.
 	sampling samplerSlot
+	// defaultTimeout limits requests to servers without their own timeoutMs.
+	defaultTimeout timeoutSlot
 
 	ctx    context.Context
 	cancel context.CancelFunc

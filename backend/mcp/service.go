@@ -58,6 +58,7 @@ func NewService(pool *Pool, picker FilePicker, opts ...ServiceOption) *MCPPool {
 	for _, o := range opts {
 		o(s)
 	}
+	s.loadDefaults() // the stored default timeout, before the pool starts
 	return s
 }
 

@@ -47,6 +47,9 @@ type AppInfo struct {
 type Prefs struct {
 	Theme    string `json:"theme"`    // "system" (default) | "light" | "dark"
 	Language string `json:"language"` // "" = follow the system | "en" | "zh-CN"
+	// QuitOnClose: closing the window quits MCP Desk. By default (false)
+	// it stays in the system tray when a tray is shown (SPEC F2).
+	QuitOnClose bool `json:"quitOnClose"`
 }
 
 // DefaultPrefs returns the preferences of a new installation.
@@ -89,6 +92,10 @@ func WithLogger(l *slog.Logger) Option {
 	}
 }
 
+// WithPrefsListener calls fn with the preferences after every save (the
+// tray follows the language this way).
+func WithPrefsListener(fn func(Prefs)) Option { return func(s *Service) { s.onPrefs = fn } }
+
 // WithKeychain lets KeychainStatus probe the keychain through p.
 func WithKeychain(p Prober) Option { return func(s *Service) { s.prober = p } }
 
@@ -110,7 +117,12 @@ type Service struct {
 	info   AppInfo
 	logger *slog.Logger
 	prober Prober
+	opener Opener // shows the data folder (WithOpener)
 	ctx    context.Context
+	// onPrefs hears about every saved Prefs (WithPrefsListener).
+	onPrefs func(Prefs)
+	// desktop reports the tray and the global shortcut (WithDesktop).
+	desktop func() DesktopStatus
 }
 
 // New returns a Service over st describing the installation with info.
@@ -119,6 +131,7 @@ func New(st *store.Store, info AppInfo, opts ...Option) *Service {
 		st:     st,
 		info:   info,
 		logger: slog.New(slog.DiscardHandler),
+		opener: systemOpener,
 		ctx:    context.Background(),
 	}
 	for _, o := range opts {
@@ -162,6 +175,9 @@ func (s *Service) SavePrefs(p Prefs) (Prefs, error) {
 	}
 	if err := s.st.PutSetting(s.ctx, prefsKey, p); err != nil {
 		return Prefs{}, fmt.Errorf("save preferences: %w", err)
+	}
+	if s.onPrefs != nil {
+		s.onPrefs(p)
 	}
 	return p, nil
 }

@@ -263,7 +263,8 @@ func TestJSONShapes(t *testing.T) {
 		want string
 	}{
 		{AppInfo{"1", "/d", "/d/c.json", "/d/mcpdesk.db"}, `{"version":"1","dataDir":"/d","configFile":"/d/c.json","databaseFile":"/d/mcpdesk.db"}`},
-		{Prefs{"dark", "zh-CN"}, `{"theme":"dark","language":"zh-CN"}`},
+		{Prefs{"dark", "zh-CN", true}, `{"theme":"dark","language":"zh-CN","quitOnClose":true}`},
+		{DesktopStatus{true, "Ctrl+Alt+Space", "", "mcpdesk --quick-chat"}, `{"tray":true,"hotkey":"Ctrl+Alt+Space","hotkeyError":"","quickChatCommand":"mcpdesk --quick-chat"}`},
 		{KeychainStatus{false, "locked"}, `{"available":false,"reason":"locked"}`},
 	}
 	for _, c := range cases {

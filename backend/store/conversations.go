@@ -292,6 +292,9 @@ const (
 	ApprovalAlways       Approval = "always"       // this tool is always allowed
 	ApprovalServerAuto   Approval = "server-auto"  // the server is auto-approved
 	ApprovalNever        Approval = "never"        // refused by a "never" policy
+	// ApprovalReadOnly: run without asking by the "read-only tools run"
+	// default, the tool's annotations saying it only reads.
+	ApprovalReadOnly Approval = "read-only"
 )
 
 // ToolCall is one tool call an assistant message asked for, with what became
@@ -935,7 +938,7 @@ func (m *Message) validate() error {
 			return fmt.Errorf("tool call %q: unknown status %q", c.ID, c.Status)
 		}
 		switch c.Approval {
-		case "", ApprovalUser, ApprovalConversation, ApprovalAlways, ApprovalServerAuto, ApprovalNever:
+		case "", ApprovalUser, ApprovalConversation, ApprovalAlways, ApprovalServerAuto, ApprovalNever, ApprovalReadOnly:
 		default:
 			return fmt.Errorf("tool call %q: unknown approval %q", c.ID, c.Approval)
 		}

@@ -6,11 +6,14 @@
 #   frontend  svelte-check and vitest component tests
 #   bindings  regenerated Wails bindings must match the committed ones
 #   e2e       Playwright in Debian's Chromium against the dev-tag binary
-#   window    the production window under Xvfb: screenshot must not be blank
+#   window    the production window under Xvfb: screenshot must not be blank;
+#             the tray, a second launch, quick chat and the global shortcut
+#   package   .deb/.rpm/NSIS installers built; the .deb installed and its
+#             window opened under Xvfb; the NSIS exe holds a cgo-SQLite exe
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 layers=("$@")
-[ ${#layers[@]} -gt 0 ] || layers=(go frontend bindings e2e window)
+[ ${#layers[@]} -gt 0 ] || layers=(go frontend bindings e2e window package)
 
 export PATH="$(go env GOPATH)/bin:$PATH"
 export MCPDESK_NPM_DIR="$PWD/backend/mcp/testdata/npm"
@@ -80,6 +83,17 @@ layer_window() {
   make --no-print-directory build
   build/scripts/window-check.sh | tee "$tmp/window.log"
   count "$(sed -nE 's/^window-check: ([0-9]+) passed.*/\1/p' "$tmp/window.log")"
+  step "the desktop around the window: tray, second launch, quick chat, shortcut"
+  dbus-run-session -- build/scripts/desktop-check.sh 2>&1 | grep -vE '^dbus-daemon|^SpiRegistry' | tee "$tmp/desktop.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || return 1
+  count "$(sed -nE 's/^desktop: ([0-9]+) passed.*/\1/p' "$tmp/desktop.log")"
+}
+
+layer_package() {
+  step "installers (.deb, .rpm, Windows NSIS) and the installed app"
+  make --no-print-directory package
+  build/scripts/package-check.sh | tee "$tmp/package.log"
+  count "$(sed -nE 's/^package: ([0-9]+) passed.*/\1/p' "$tmp/package.log")"
 }
 
 for l in "${layers[@]}"; do

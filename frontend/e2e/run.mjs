@@ -4,14 +4,15 @@
 // Every test gets a fresh data folder. Prints `e2e: N passed, M failed`.
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import net from 'node:net';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const devBin = join(root, 'build', 'bin', 'mcpdesk-dev');
+// E2E_BIN runs another build of the dev binary (helpers working side by side).
+const devBin = process.env.E2E_BIN || join(root, 'build', 'bin', 'mcpdesk-dev');
 const shots = join(root, 'build', 'bin', 'e2e');
 mkdirSync(shots, { recursive: true });
 const work = mkdtempSync(join(tmpdir(), 'mcpdesk-e2e-'));
@@ -99,12 +100,29 @@ const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
 const expect = (cond, msg) => { if (!cond) throw new Error(msg); };
 
-async function openPage(app) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+// welcomeSeen is the UI-state key that marks the first-run welcome as
+// dismissed, read from the frontend's source so that the two cannot drift.
+const welcomeSeen = (() => {
+  const src = readFileSync(join(root, 'frontend/src/lib/state/welcome.svelte.ts'), 'utf8');
+  const m = src.match(/WELCOME_SEEN\s*=\s*['"]([^'"]+)['"]/);
+  if (!m) throw new Error('frontend/src/lib/state/welcome.svelte.ts: no WELCOME_SEEN key');
+  return m[1];
+})();
+
+// openPage opens the app in a new page. A fresh data folder opens the
+// first-run welcome (SPEC F6) over everything; unless welcome is set it is
+// marked seen, as its Skip button does, and the page reloaded without it.
+async function openPage(app, { welcome = false, colorScheme } = {}) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 820 }, ...(colorScheme ? { colorScheme } : {}) });
   const errors = [];
   page.on('pageerror', (e) => { if (!String(e).includes('nodes')) errors.push(String(e)); });
   await page.goto(app.url);
   await page.getByTestId('nav-servers').waitFor({ timeout: 15000 });
+  if (!welcome && (await page.evaluate((key) => window.go.settings.Service.UIState(key), welcomeSeen)) === '') {
+    await page.evaluate((key) => window.go.settings.Service.SaveUIState(key, '1'), welcomeSeen);
+    await page.reload();
+    await page.getByTestId('nav-servers').waitFor({ timeout: 15000 });
+  }
   return { page, errors };
 }
 
@@ -1117,6 +1135,220 @@ test('resource subscription shows live updates', async () => {
     await live.waitFor({ state: 'hidden', timeout: 5000 });
     expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
   } finally { await app.stop(); }
+});
+
+// ---- Usage, language and theme (SPEC E1, F1) --------------------------------
+
+// sendInUI types a message in the composer, sends it and waits for the reply
+// holding text to complete.
+async function sendInUI(page, message, text) {
+  await page.getByTestId('composer-input').fill(message);
+  await page.getByTestId('composer-send').click();
+  await page.locator('[data-testid="message-assistant"][data-status="complete"]').filter({ hasText: text })
+    .waitFor({ timeout: 30000 }).catch(async () => {
+      const last = page.getByTestId('message-assistant').last();
+      throw new Error(`no complete reply with ${JSON.stringify(text)}; the last one says ${await last.getAttribute('data-status').catch(() => '?')}: ${(await last.innerText().catch(() => '')).slice(0, 200)}`);
+    });
+}
+
+test('usage: two chats on a priced and an unpriced model show in totals, charts, breakdowns and the CSV', async () => {
+  // Known token counts from the scripted streams: fake-1 1200 in / 300 out,
+  // fake-2 2000 in (400 of them cached) / 500 out.
+  const fake = await startFakeLLM([
+    { text: ['The first ', 'answer.'], usage: { prompt: 1200, completion: 300 } },
+    { text: ['The second ', 'answer.'], usage: { prompt: 2000, completion: 500, cached: 400 } },
+  ], { models: ['fake-1', 'fake-2'] });
+  const app = await startApp('usage-data', null, { keychain: true });
+  try {
+    const { page, errors } = await openPage(app);
+    await addFakeProvider(page, fake.baseUrl, 'fake-1');
+    const providerId = await page.evaluate(async () => (await window.go.providers.ProviderManager.DefaultModel()).provider);
+
+    // Two conversations through the chat UI: the default model, then fake-2.
+    await page.getByTestId('nav-chat').click();
+    await page.getByTestId('chat-screen').waitFor({ timeout: 10000 });
+    await sendInUI(page, 'First question on the priced model', 'The first answer.');
+    await page.getByTestId('chat-new').click();
+    const fake2 = `${providerId}\nfake-2`;
+    await page.waitForFunction((want) => [...document.querySelectorAll('[data-testid="model-picker"] option')].some((o) => o.value === want),
+      fake2, { timeout: 15000 });
+    await page.getByTestId('model-picker').selectOption(fake2);
+    await sendInUI(page, 'Second question on the unpriced model', 'The second answer.');
+
+    // A price for fake-1 only, set from the Usage screen's "set price" link.
+    await page.getByTestId('nav-usage').click();
+    await page.getByTestId('usage-screen').waitFor({ timeout: 10000 });
+    const byModel = page.getByTestId('usage-by-model');
+    await byModel.getByTestId('usage-row').nth(1).waitFor({ timeout: 15000 });
+    const fake1Row = byModel.getByTestId('usage-row').filter({ hasText: 'fake-1' });
+    await fake1Row.getByTestId('usage-set-price').click();
+    const form = page.getByTestId('price-form');
+    await form.waitFor({ timeout: 5000 });
+    expect((await form.getByTestId('price-model').inputValue()) === 'fake-1', 'the price form is not for fake-1');
+    await form.getByTestId('price-input').fill('10');
+    await form.getByTestId('price-output').fill('20');
+    await form.getByTestId('price-save').click();
+    await form.waitFor({ state: 'hidden', timeout: 10000 }).catch(async () => {
+      throw new Error(`the price form stayed open: ${(await form.innerText()).replace(/\s+/g, ' ')}`);
+    });
+    await page.getByTestId('usage-tab-overview').click();
+
+    // Totals: 3200 in, 800 out, 400 cached, 2 calls; $0.018 known (1200 × $10/M
+    // + 300 × $20/M), partial because fake-2 has no price.
+    const total = (id) => page.getByTestId(`usage-total-${id}`);
+    await total('calls').filter({ hasText: /\b2\b/ }).waitFor({ timeout: 10000 });
+    for (const [id, n] of [['input', '3,200'], ['output', '800'], ['cached', '400'], ['calls', '2']]) {
+      const text = (await total(id).innerText()).replace(/\s+/g, ' ');
+      expect(text.includes(n), `total ${id}: ${text}, want ${n}`);
+    }
+    const cost = page.getByTestId('usage-total-cost');
+    await cost.getByTestId('cost-amount').filter({ hasText: '$0.018' }).waitFor({ timeout: 10000 }).catch(async () => {
+      throw new Error(`total cost: ${(await cost.innerText()).replace(/\s+/g, ' ')}`);
+    });
+    expect(await cost.getByTestId('cost-partial').isVisible(), 'the total cost is not marked partial');
+
+    // The charts: uPlot canvases with something drawn on them.
+    for (const id of ['usage-chart-tokens', 'usage-chart-cost']) {
+      const canvas = page.getByTestId(id).locator('.uplot canvas').first();
+      await canvas.waitFor({ timeout: 10000 }).catch(() => { throw new Error(`${id} has no uPlot canvas`); });
+      const drawn = await canvas.evaluate((c) => {
+        if (!c.width || !c.height) return 0;
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+        return n;
+      });
+      expect(drawn > 100, `${id}: ${drawn} painted pixels`);
+    }
+    const legend = async () => (await page.getByTestId('usage-chart-tokens').locator('.legend').innerText()).replace(/\s+/g, ' ');
+    expect((await legend()).includes('Fake'), `the token chart's legend by provider: ${await legend()}`);
+    // Split by model: a series per model, and the cost chart names the unpriced one.
+    await page.getByTestId('usage-split-model').click();
+    await page.getByTestId('usage-chart-tokens').locator('.legend').filter({ hasText: 'fake-2' }).waitFor({ timeout: 5000 });
+    expect((await legend()).includes('fake-1'), `the token chart's legend by model: ${await legend()}`);
+    const note = await page.getByTestId('usage-chart-cost-note').innerText();
+    expect(note.includes('fake-2') && !note.includes('fake-1'), `the cost chart's note on unpriced models: ${note}`);
+
+    // Breakdowns: one provider, two models, two conversations.
+    const rows = async (id) => (await page.getByTestId(id).getByTestId('usage-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+    const providers = await rows('usage-by-provider');
+    expect(providers.length === 1 && providers[0].includes('Fake') && providers[0].includes('3,200') && providers[0].includes('$0.018'),
+      `by provider: ${JSON.stringify(providers)}`);
+    const models = await rows('usage-by-model');
+    const m1 = models.find((r) => r.includes('fake-1'));
+    const m2 = models.find((r) => r.includes('fake-2'));
+    expect(models.length === 2 && m1 && m2, `by model: ${JSON.stringify(models)}`);
+    expect(m1.includes('1,200') && m1.includes('300') && m1.includes('$0.018'), `fake-1 row: ${m1}`);
+    expect(m2.includes('2,000') && m2.includes('500') && m2.includes('400') && m2.includes('no price set'), `fake-2 row: ${m2}`);
+    const convs = await rows('usage-by-conversation');
+    const c1 = convs.find((r) => r.includes('First question'));
+    const c2 = convs.find((r) => r.includes('Second question'));
+    expect(convs.length === 2 && c1 && c2, `by conversation: ${JSON.stringify(convs)}`);
+    expect(c1.includes('$0.018') && c2.includes('no price set'), `conversation costs: ${JSON.stringify(convs)}`);
+    await page.screenshot({ path: join(shots, 'usage-data.png') });
+
+    // CSV: the menu offers every grouping; its "save" goes through a native
+    // dialog, so the CSV is read from the same Go export with the screen's query.
+    await page.getByTestId('usage-export').click();
+    for (const by of ['day', 'provider', 'model', 'conversation', 'calls']) {
+      await page.getByTestId(`usage-export-${by}`).waitFor({ timeout: 5000 });
+    }
+    await page.keyboard.press('Escape');
+    const csv = await page.evaluate(async () => {
+      const iso = (d) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+      const now = new Date();
+      const q = { from: iso(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 29)), to: iso(now),
+        tzOffsetMinutes: -now.getTimezoneOffset() || 0, provider: '', model: '', conversationId: 0 };
+      const u = window.go.usage.UsageStats;
+      return { model: await u.ExportCSV(q, 'model'), conversation: await u.ExportCSV(q, 'conversation') };
+    });
+    const lines = csv.model.trim().split('\r\n');
+    expect(lines[0] === 'provider,provider_name,model,calls,prompt_tokens,completion_tokens,cached_tokens,reasoning_tokens,cost_usd,cost_note',
+      `CSV header: ${lines[0]}`);
+    expect(lines.length === 3, `CSV by model has ${lines.length} lines: ${JSON.stringify(lines)}`);
+    expect(lines.includes(`${providerId},Fake,fake-1,1,1200,300,0,0,0.018,`), `CSV: no fake-1 line: ${JSON.stringify(lines)}`);
+    expect(lines.includes(`${providerId},Fake,fake-2,1,2000,500,400,0,,no price set`), `CSV: no fake-2 line: ${JSON.stringify(lines)}`);
+    const convLines = csv.conversation.trim().split('\r\n');
+    expect(convLines[0].startsWith('conversation_id,title,calls,') && convLines.length === 3
+      && convLines.some((l) => l.includes('First question') && l.endsWith(',0.018,'))
+      && convLines.some((l) => l.includes('Second question') && l.endsWith(',,no price set')),
+    `CSV by conversation: ${JSON.stringify(convLines)}`);
+    expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+  } finally { await app.stop(); fake.stop(); }
+});
+
+test('settings: switching to 简体中文 translates the navigation and the settings, and back to English', async () => {
+  const read = (f) => JSON.parse(readFileSync(join(root, 'frontend/src/lib/i18n', f), 'utf8'));
+  const en = read('en.json');
+  const zh = read('zh-CN.json');
+  // Settings probes the keychain: a session of its own, or D-Bus autolaunches one that outlives the test.
+  const app = await startApp('lang-switch', null, { keychain: true });
+  try {
+    const { page, errors } = await openPage(app);
+    await page.getByTestId('nav-settings').click();
+    const nav = ['chat', 'servers', 'tools', 'resources', 'prompts', 'usage', 'settings'];
+    const labels = async () => Object.fromEntries(await Promise.all(nav.map(async (n) => [n, (await page.getByTestId(`nav-${n}`).locator('.label').innerText()).trim()])));
+    const heading = () => page.getByRole('heading', { level: 1 });
+    const check = async (dict, lang) => {
+      await heading().filter({ hasText: dict.settings.title }).waitFor({ timeout: 5000 }).catch(async () => {
+        throw new Error(`${lang}: the settings heading says ${JSON.stringify(await heading().innerText())}, want ${dict.settings.title}`);
+      });
+      const got = await labels();
+      for (const n of nav) expect(got[n] === dict.nav[n], `${lang}: nav-${n} says ${JSON.stringify(got[n])}, want ${JSON.stringify(dict.nav[n])}`);
+      const theme = await page.getByTestId('settings-theme-dark').innerText();
+      expect(theme.trim() === dict.settings.theme.dark, `${lang}: the Dark theme button says ${theme}`);
+      expect((await page.evaluate(() => document.documentElement.lang)) === lang, `${lang}: <html lang> is ${await page.evaluate(() => document.documentElement.lang)}`);
+    };
+    await check(en, 'en');
+    await page.getByTestId('settings-language-zh-CN').click();
+    await check(zh, 'zh-CN');
+    expect(zh.nav.servers !== en.nav.servers && zh.settings.title !== en.settings.title, 'zh-CN.json is not translated');
+    await page.screenshot({ path: join(shots, 'settings-language-zh.png') });
+    // Stored: a reload starts in Chinese.
+    await page.reload();
+    await page.getByTestId('nav-settings').waitFor({ timeout: 15000 });
+    await page.getByTestId('nav-settings').click();
+    await check(zh, 'zh-CN');
+    await page.getByTestId('settings-language-en').click();
+    await check(en, 'en');
+    expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+  } finally { await app.stop(); }
+});
+
+test('settings: the chosen theme survives a restart, whatever the system prefers', async () => {
+  const name = 'theme-restart';
+  // openThemed opens the app in a page whose system colour scheme is the
+  // opposite of want, and returns the theme the document has before any click.
+  const openThemed = async (app, system) => {
+    const { page } = await openPage(app, { colorScheme: system });
+    await page.waitForFunction(() => !!document.documentElement.dataset.theme, null, { timeout: 5000 });
+    return { page, theme: await page.evaluate(() => document.documentElement.dataset.theme) };
+  };
+  for (const [want, system] of [['dark', 'light'], ['light', 'dark']]) {
+    let app = await startApp(name, null, { keychain: true });
+    try {
+      const { page } = await openThemed(app, system);
+      await page.getByTestId('nav-settings').click();
+      await page.getByTestId(`settings-theme-${want}`).click();
+      await page.waitForFunction((want) => document.documentElement.dataset.theme === want, want, { timeout: 5000 });
+      await page.waitForFunction(async (want) => (await window.go.settings.Service.Prefs()).theme === want, want, { timeout: 5000 });
+      await page.close();
+    } finally { await app.stop(); }
+
+    app = await startApp(name, null, { keychain: true });
+    try {
+      const { page, theme } = await openThemed(app, system);
+      expect(theme === want, `after a restart with ${want} chosen (system ${system}) the document is ${theme}`);
+      const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      const [r, g, b] = bg.match(/\d+/g).map(Number);
+      const lum = (r + g + b) / 3;
+      expect(want === 'dark' ? lum < 100 : lum > 155, `${want} theme, but the page background is ${bg}`);
+      await page.getByTestId('nav-settings').click();
+      expect((await page.getByTestId(`settings-theme-${want}`).getAttribute('aria-checked')) === 'true', `settings-theme-${want} is not checked`);
+      await page.screenshot({ path: join(shots, `settings-theme-${want}.png`) });
+      await page.close();
+    } finally { await app.stop(); }
+  }
 });
 
 // E2E_ONLY=<regex> runs only the tests whose names match (while working on one).

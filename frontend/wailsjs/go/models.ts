@@ -67,6 +67,7 @@ export namespace chat {
 	export class ChatSettings {
 	    maxSteps: number;
 	    toolTimeoutMs: number;
+	    approvalDefault: 'ask' | 'readOnly';
 	
 	    static createFrom(source: any = {}) {
 	        return new ChatSettings(source);
@@ -76,6 +77,7 @@ export namespace chat {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.maxSteps = source["maxSteps"];
 	        this.toolTimeoutMs = source["toolTimeoutMs"];
+	        this.approvalDefault = source["approvalDefault"];
 	    }
 	}
 	export class ConversationView {
@@ -536,6 +538,26 @@ export namespace mcp {
 	        this.name = source["name"];
 	    }
 	}
+	export class DetectedConfig {
+	    client: 'claude' | 'cursor' | 'vscode' | 'windsurf';
+	    path: string;
+	    servers: string[];
+	    configured: string[];
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DetectedConfig(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.client = source["client"];
+	        this.path = source["path"];
+	        this.servers = source["servers"];
+	        this.configured = source["configured"];
+	        this.error = source["error"];
+	    }
+	}
 	export class PromptMessage {
 	    role: string;
 	    content: any;
@@ -875,6 +897,18 @@ export namespace mcp {
 		}
 	}
 	
+	export class PoolDefaults {
+	    timeoutMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new PoolDefaults(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.timeoutMs = source["timeoutMs"];
+	    }
+	}
 	export class PromptArgument {
 	    name: string;
 	    title?: string;
@@ -1567,6 +1601,24 @@ export namespace settings {
 	        this.databaseFile = source["databaseFile"];
 	    }
 	}
+	export class DesktopStatus {
+	    tray: boolean;
+	    hotkey: string;
+	    hotkeyError: string;
+	    quickChatCommand: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DesktopStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tray = source["tray"];
+	        this.hotkey = source["hotkey"];
+	        this.hotkeyError = source["hotkeyError"];
+	        this.quickChatCommand = source["quickChatCommand"];
+	    }
+	}
 	export class KeychainStatus {
 	    available: boolean;
 	    reason: string;
@@ -1584,6 +1636,7 @@ export namespace settings {
 	export class Prefs {
 	    theme: string;
 	    language: string;
+	    quitOnClose: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Prefs(source);
@@ -1593,6 +1646,7 @@ export namespace settings {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.theme = source["theme"];
 	        this.language = source["language"];
+	        this.quitOnClose = source["quitOnClose"];
 	    }
 	}
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EVENT_NAMES, on, uiState, saveUIState, listServers, ApiError, setBackend } from './index';
+import { EVENT_NAMES, type QuickChatPayload, on, uiState, saveUIState, listServers, ApiError, setBackend } from './index';
 import { FakeBackend, rpcEntry, status } from './fake';
 import type { ResourceUpdated, RPCEntry, ServerStatus, ToolAnnotations } from './types';
 import { listConversations, normalizeMessage, normalizeSettings, send } from './chat';
@@ -36,6 +36,7 @@ import { wailsBackend } from './wails';
 const GO_EVENTS = readFileSync(join(import.meta.dirname, '../../../../backend/events/events.go'), 'utf8');
 const GO_CHAT = readFileSync(join(import.meta.dirname, '../../../../backend/events/chat.go'), 'utf8');
 const GO_USAGE_EVENTS = readFileSync(join(import.meta.dirname, '../../../../backend/events/usage.go'), 'utf8');
+const GO_WINDOW_EVENTS = readFileSync(join(import.meta.dirname, '../../../../backend/events/window.go'), 'utf8');
 const GO_STORE = readFileSync(join(import.meta.dirname, '../../../../backend/store/conversations.go'), 'utf8');
 
 /** goJSONFields returns the json field names of a Go struct in events.go. */
@@ -46,8 +47,13 @@ function goJSONFields(struct: string, src = GO_EVENTS): string[] {
 
 describe('event contract with backend/events/events.go', () => {
   it('names the same events', () => {
-    const goNames = [...(GO_EVENTS + GO_CHAT + GO_USAGE_EVENTS).matchAll(/Name = "([^"]+)"/g)].map((m) => m[1]).sort();
+    const goNames = [...(GO_EVENTS + GO_CHAT + GO_USAGE_EVENTS + GO_WINDOW_EVENTS).matchAll(/Name = "([^"]+)"/g)].map((m) => m[1]).sort();
     expect([...EVENT_NAMES].sort()).toEqual(goNames);
+  });
+
+  it('has the same QuickChatPayload fields', () => {
+    const q: Required<QuickChatPayload> = { tray: true };
+    expect(Object.keys(q).sort()).toEqual(goJSONFields('QuickChatPayload', GO_WINDOW_EVENTS));
   });
 
   it('has the same ServerStatus and RPCEntry fields', () => {
@@ -104,7 +110,7 @@ describe('chat contract with backend/events/chat.go and backend/store/conversati
     expect(consts('ToolCallStatus')).toEqual(
       ['approved', 'cancelled', 'declined', 'done', 'error', 'pending', 'running'] satisfies ToolCallStatus[],
     );
-    expect(consts('Approval')).toEqual(['always', 'conversation', 'never', 'server-auto', 'user'] satisfies Approval[]);
+    expect(consts('Approval')).toEqual(['always', 'conversation', 'never', 'read-only', 'server-auto', 'user'] satisfies Approval[]);
     expect(GO_STORE).toContain(`SnippetStart = "\\x02"`);
   });
 

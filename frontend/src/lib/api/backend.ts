@@ -4,6 +4,7 @@
 
 import type {
   AppInfo,
+  DesktopStatus,
   Completion,
   CompletionRef,
   ElicitationAction,
@@ -19,9 +20,11 @@ import type {
   ToolSelection,
   ToolCallOutcome,
   ToolCallRequest,
+  DetectedConfig,
   ImportPreview,
   ImportResult,
   Prefs,
+  PoolDefaults,
   RPCEntry,
   ServerSpec,
   ServerView,
@@ -69,6 +72,7 @@ export interface MCPPoolBackend {
   Import(path: string, ids: string[]): Promise<ImportResult>;
   PreviewImportData(name: string, content: string): Promise<ImportPreview>;
   ImportData(name: string, content: string, ids: string[]): Promise<ImportResult>;
+  DetectConfigs(): Promise<DetectedConfig[]>;
   RPCLog(): Promise<RPCEntry[]>;
   ClearRPCLog(): Promise<void>;
   ConfigFile(): Promise<string>;
@@ -91,6 +95,8 @@ export interface MCPPoolBackend {
   SaveRequest(r: SavedRequest): Promise<SavedRequest>;
   DeleteSavedRequest(id: number): Promise<void>;
   AnswerElicitation(id: string, action: ElicitationAction, content: Record<string, unknown> | null): Promise<void>;
+  Defaults(): Promise<PoolDefaults>;
+  SaveDefaults(d: PoolDefaults): Promise<PoolDefaults>;
 }
 
 /** The settings.Service bound from Go. */
@@ -101,6 +107,8 @@ export interface SettingsBackend {
   SavePrefs(p: Prefs): Promise<Prefs>;
   UIState(key: string): Promise<string>;
   SaveUIState(key: string, value: string): Promise<void>;
+  OpenDataFolder(): Promise<void>;
+  Desktop(): Promise<DesktopStatus>;
 }
 
 /** The ProviderManager service bound from Go (SPEC C2). No method returns a key. */
@@ -172,6 +180,19 @@ export interface Backend {
   copyText(text: string): Promise<void>;
   /** Opens a web page in the system browser. */
   openURL(url: string): void;
+  /** The app's one window: quick chat resizes it and keeps it on top (SPEC F2). */
+  window: WindowBackend;
+}
+
+/** WindowBackend is the part of the Wails runtime that moves and sizes the window. */
+export interface WindowBackend {
+  getSize(): Promise<{ w: number; h: number }>;
+  setSize(w: number, h: number): void;
+  setMinSize(w: number, h: number): void;
+  setAlwaysOnTop(on: boolean): void;
+  center(): void;
+  /** Hides the window; the tray icon brings it back. */
+  hide(): void;
 }
 
 let current: Backend | null = null;

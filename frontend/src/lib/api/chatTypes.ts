@@ -66,7 +66,7 @@ export type MessageStatus = 'complete' | 'streaming' | 'interrupted' | 'error';
 export type ToolCallStatus = 'pending' | 'approved' | 'declined' | 'running' | 'done' | 'error' | 'cancelled';
 
 /** How a tool call came to run or not (store.Approval), SPEC D4. */
-export type Approval = 'user' | 'conversation' | 'always' | 'server-auto' | 'never';
+export type Approval = 'user' | 'conversation' | 'always' | 'server-auto' | 'never' | 'read-only';
 
 /** ToolCall is one tool call of an assistant message (store.ToolCall). */
 export interface ToolCall {
@@ -348,7 +348,12 @@ export type PolicyKind = 'always' | 'server' | 'never';
 export interface ChatSettings {
   maxSteps: number;
   toolTimeoutMs: number;
+  /** A call no policy covers: ask, or run read-only tools without asking. */
+  approvalDefault: ApprovalDefault;
 }
+
+/** What happens to a tool call no policy covers (ChatSettings.approvalDefault). */
+export type ApprovalDefault = 'ask' | 'readOnly';
 
 /** One tool a conversation may offer (AvailableTools). */
 export interface AvailableTool {

@@ -33,6 +33,12 @@ export interface UsageChangedPayload {
   conversationId: number;
 }
 
+/** Payload of window:quick-chat (events.QuickChatPayload). */
+export interface QuickChatPayload {
+  /** A tray icon is shown: closing quick chat hides the window (else it returns to the full window). */
+  tray: boolean;
+}
+
 /** EventMap maps each event the backend emits to its payload type. */
 export interface EventMap {
   /** A server's connection state changed (events.ServerStatusPayload). */
@@ -81,6 +87,11 @@ export interface EventMap {
   // Usage (backend/usage, SPEC E1, E2).
   /** A model call was recorded in the usage ledger: summaries and running totals are stale. */
   'usage:changed': UsageChangedPayload;
+  // The window (backend/events/window.go, SPEC F2): tray, global shortcut, a second launch.
+  /** Show the window as quick chat. */
+  'window:quick-chat': QuickChatPayload;
+  /** Show the full window (leaving quick chat). */
+  'window:show': null;
 }
 
 export type EventName = keyof EventMap;
@@ -109,6 +120,8 @@ export const EVENT_NAMES: readonly EventName[] = [
   'chat:done',
   'chat:conversations',
   'usage:changed',
+  'window:quick-chat',
+  'window:show',
 ];
 
 /**

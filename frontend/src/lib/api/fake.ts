@@ -9,6 +9,7 @@ import type {
   AppInfo,
   ElicitationRequest,
   GetPromptResult,
+  DesktopStatus,
   KeychainStatus,
   Prompt,
   ReadResourceResult,
@@ -19,8 +20,10 @@ import type {
   ToolCallOutcome,
   ToolSelection,
   ToolCallRequest,
+  DetectedConfig,
   ImportPreview,
   ImportResult,
+  PoolDefaults,
   Prefs,
   RPCEntry,
   SecretPair,
@@ -74,6 +77,15 @@ export interface FakeOptions {
   providers?: FakeProvidersOptions;
   /** The UsageStats: recorded LLM calls, prices, the audit log (see fakeUsage.ts). */
   usage?: FakeUsageOptions;
+  /**
+   * Start as on first run: the welcome (SPEC F6) has not been seen. By
+   * default it has, so that it stays out of the way of other screens' tests.
+   */
+  firstRun?: boolean;
+  /** What DetectConfigs finds ("configured" is filled in from the servers). */
+  detected?: Array<Omit<DetectedConfig, 'configured'>>;
+  /** How long DetectConfigs takes (default 0). */
+  detectDelayMs?: number;
 }
 
 /** spec builds a full ServerSpec from a few fields. */
@@ -151,6 +163,9 @@ export class FakeBackend implements Backend {
   rpc: RPCEntry[];
   importFile: string;
   preview: ImportPreview | null;
+  /** The configs of other clients DetectConfigs finds. */
+  detected: Array<Omit<DetectedConfig, 'configured'>>;
+  detectDelayMs: number;
   configPath: string;
   connectDelayMs: number;
   tools: Record<string, Tool[]>;
@@ -168,6 +183,10 @@ export class FakeBackend implements Backend {
   completions: Record<string, string[]> = {};
   /** What ChooseFolder returns ("" = the user cancelled). */
   folder = '';
+  /** The server defaults (MCPPool.Defaults). */
+  poolDefaults: PoolDefaults = { timeoutMs: 60_000 };
+  /** When set, OpenDataFolder fails with this message. */
+  openFolderError = '';
   /** Saved tool requests of every server. */
   saved: SavedRequest[];
   #savedSeq = 0;
@@ -197,6 +216,10 @@ export class FakeBackend implements Backend {
     this.#seq = this.rpc.reduce((m, e) => Math.max(m, e.seq), 0);
     this.importFile = o.importFile ?? '';
     this.preview = o.preview ?? null;
+    this.detected = structuredClone(o.detected ?? []);
+    this.detectDelayMs = o.detectDelayMs ?? 0;
+    // The welcome's flag (state/welcome.svelte.ts).
+    if (!o.firstRun) this.uiStore.set('welcomeSeen', '1');
     this.connectDelayMs = o.connectDelayMs ?? 5;
     this.tools = o.tools ?? {};
     this.resources = o.resources ?? {};
@@ -301,6 +324,30 @@ export class FakeBackend implements Backend {
   openURL(url: string): void {
     this.opened.push(url);
   }
+
+  /** The window's size, on-top state and visibility, as quick chat left them. */
+  readonly win = { w: 1280, h: 820, minW: 900, minH: 600, onTop: false, hidden: false, centered: 0 };
+
+  readonly window = {
+    getSize: async () => ({ w: this.win.w, h: this.win.h }),
+    setSize: (w: number, h: number) => {
+      this.win.w = w;
+      this.win.h = h;
+    },
+    setMinSize: (w: number, h: number) => {
+      this.win.minW = w;
+      this.win.minH = h;
+    },
+    setAlwaysOnTop: (on: boolean) => {
+      this.win.onTop = on;
+    },
+    center: () => {
+      this.win.centered++;
+    },
+    hide: () => {
+      this.win.hidden = true;
+    },
+  };
 
   #record(method: string, args: unknown[]): void {
     this.calls.push({ method, args: structuredClone(args) });
@@ -432,6 +479,11 @@ export class FakeBackend implements Backend {
     ImportData: async (name, content, ids) => {
       this.#record('ImportData', [name, content, ids]);
       return this.mcp.Import(name, ids);
+    },
+    DetectConfigs: async () => {
+      this.#record('DetectConfigs', []);
+      if (this.detectDelayMs > 0) await new Promise((r) => this.#later(this.detectDelayMs, () => r(undefined)));
+      return this.detected.map((d) => ({ ...structuredClone(d), configured: d.servers.filter((id) => this.servers.has(id)) }));
     },
     PreviewImport: async (path) => {
       this.#record('PreviewImport', [path]);
@@ -598,6 +650,18 @@ export class FakeBackend implements Backend {
       this.#known(server);
       return this.#promptResult(server, name, args);
     },
+    Defaults: async () => {
+      this.#record('Defaults', []);
+      return { ...this.poolDefaults };
+    },
+    SaveDefaults: async (d) => {
+      this.#record('SaveDefaults', [d]);
+      const timeoutMs = d.timeoutMs > 0 ? d.timeoutMs : 60_000;
+      if (timeoutMs < 1000 || timeoutMs > 86_400_000)
+        throw `save server defaults: the default server timeout must be from 1 s to 24 h (1000 to 86400000 ms), not ${timeoutMs} ms`;
+      this.poolDefaults = { timeoutMs };
+      return { ...this.poolDefaults };
+    },
   };
 
   // #selection estimates like Go: JSON length of enabled definitions / 4.
@@ -647,7 +711,18 @@ export class FakeBackend implements Backend {
       this.#record('SaveUIState', [key, value]);
       this.uiStore.set(key, value);
     },
+    OpenDataFolder: async () => {
+      this.#record('OpenDataFolder', []);
+      if (this.openFolderError) throw this.openFolderError;
+    },
+    Desktop: async () => {
+      this.#record('Desktop', []);
+      return { ...this.desktop };
+    },
   };
+
+  /** What Settings → Desktop reports about the tray and the global shortcut. */
+  desktop: DesktopStatus = { tray: true, hotkey: 'Ctrl+Alt+Space', hotkeyError: '', quickChatCommand: 'mcpdesk --quick-chat' };
 }
 
 /**
@@ -670,6 +745,17 @@ export function demoBackend(): FakeBackend {
       fallbacks: [{ provider: 'openrouter-demo', model: 'anthropic/claude-sonnet-4' }],
     },
     importFile: '/home/dev/.config/Claude/claude_desktop_config.json',
+    detected: [
+      { client: 'claude', path: '/home/dev/.config/Claude/claude_desktop_config.json', servers: ['filesystem', 'memory', 'everything'], error: '' },
+      { client: 'cursor', path: '/home/dev/.cursor/mcp.json', servers: [], error: '' },
+      {
+        client: 'vscode',
+        path: '/home/dev/.config/Code/User/settings.json',
+        servers: [],
+        error: '/home/dev/.config/Code/User/settings.json:41:7: server "github": field "url": set either "command" (to start a local program) or "url" (to connect to a remote server), not both',
+      },
+    ],
+    detectDelayMs: 300,
     preview: {
       file: '',
       format: 'claude',

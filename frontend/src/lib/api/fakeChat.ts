@@ -263,7 +263,7 @@ export class FakeChat implements ChatServiceBackend {
   readonly turns = new Map<number, FakeTurn>();
   tools: AvailableTool[];
   policies: ChatPolicies;
-  settings: ChatSettings = { maxSteps: 10, toolTimeoutMs: 60000 };
+  settings: ChatSettings = { maxSteps: 10, toolTimeoutMs: 60000, approvalDefault: 'ask' };
   defaultModel: { provider: string; model: string };
   reply: FakeChatOptions['reply'];
   /** What SaveExport returns; null = a path in the documents folder, "" = the user cancelled. */

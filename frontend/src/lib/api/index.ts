@@ -11,6 +11,7 @@ export * from './providerTypes';
 export * from './providers';
 export * from './usage';
 export * from './usageTypes';
-export { on, EVENT_NAMES, type EventMap, type EventName } from './events';
+export { on, EVENT_NAMES, type EventMap, type EventName, type QuickChatPayload } from './events';
+export { appWindow } from './window';
 export { ApiError } from './call';
 export { setBackend, hasWails, type Backend } from './backend';

@@ -4,8 +4,10 @@
 import { backend } from './backend';
 import { call } from './call';
 import type {
+  DetectedConfig,
   ImportPreview,
   ImportResult,
+  PoolDefaults,
   RPCEntry,
   ServerSpec,
   ServerStatus,
@@ -95,9 +97,20 @@ export async function importData(name: string, content: string, ids: string[]): 
   return { added: r.added ?? [], replaced: r.replaced ?? [] };
 }
 
+/** detectConfigs lists the MCP configs of Claude Desktop, Cursor, VS Code and Windsurf on this machine (SPEC F6). */
+export async function detectConfigs(): Promise<DetectedConfig[]> {
+  const found = (await call(() => backend().mcp.DetectConfigs())) ?? [];
+  return found.map((d) => ({ ...d, servers: d.servers ?? [], configured: d.configured ?? [], error: d.error ?? '' }));
+}
+
 export async function rpcLog(): Promise<RPCEntry[]> {
   return (await call(() => backend().mcp.RPCLog())) ?? [];
 }
 
 export const clearRPCLog = () => call(() => backend().mcp.ClearRPCLog());
 export const configFile = () => call(() => backend().mcp.ConfigFile());
+
+/** serverDefaults returns the application-wide server defaults (the default timeout). */
+export const serverDefaults = (): Promise<PoolDefaults> => call(() => backend().mcp.Defaults());
+/** saveServerDefaults stores and applies the server defaults; it returns what was stored. */
+export const saveServerDefaults = (d: PoolDefaults): Promise<PoolDefaults> => call(() => backend().mcp.SaveDefaults(d));

@@ -2,16 +2,22 @@
 
 import { backend } from './backend';
 import { call } from './call';
-import type { AppInfo, KeychainStatus, Prefs } from './types';
+import type { AppInfo, DesktopStatus, KeychainStatus, Prefs } from './types';
 
 export const appInfo = (): Promise<AppInfo> => call(() => backend().settings.Info());
+
+/** openDataFolder shows the data folder in the system's file manager. */
+export const openDataFolder = (): Promise<void> => call(() => backend().settings.OpenDataFolder());
+
+/** desktopStatus says whether a tray icon is shown and which global shortcut opens quick chat. */
+export const desktopStatus = (): Promise<DesktopStatus> => call(() => backend().settings.Desktop());
 
 /** keychainStatus probes the OS keychain; it may wait while the OS asks the user to unlock it. */
 export const keychainStatus = (): Promise<KeychainStatus> => call(() => backend().settings.KeychainStatus());
 
 export async function loadPrefs(): Promise<Prefs> {
   const p = await call(() => backend().settings.Prefs());
-  return { theme: p?.theme || 'system', language: p?.language ?? '' };
+  return { theme: p?.theme || 'system', language: p?.language ?? '', quitOnClose: p?.quitOnClose ?? false };
 }
 
 export const savePrefs = (p: Prefs): Promise<Prefs> => call(() => backend().settings.SavePrefs(p));

@@ -89,6 +89,18 @@ export interface ImportPreview {
   items: ImportItem[];
 }
 
+/** An MCP config of another client found on this machine (mcp.DetectedConfig), SPEC F6. */
+export interface DetectedConfig {
+  client: 'claude' | 'cursor' | 'vscode' | 'windsurf';
+  path: string;
+  /** The file's server ids, in file order; empty when it has none or error is set. */
+  servers: string[];
+  /** Those of servers already configured here: importing them replaces them. */
+  configured: string[];
+  /** Why the file cannot be imported; "" when it can be. */
+  error: string;
+}
+
 /** What an import changed (mcp.ImportResult). */
 export interface ImportResult {
   added: string[];
@@ -130,6 +142,12 @@ export interface AppInfo {
   databaseFile: string;
 }
 
+/** Application-wide defaults of the MCP servers (mcp.PoolDefaults, SPEC F1). */
+export interface PoolDefaults {
+  /** How long one request to a server without its own timeoutMs may take (1 s … 24 h). */
+  timeoutMs: number;
+}
+
 export type ThemePref = 'system' | 'light' | 'dark';
 /** "" follows the system language. */
 export type LanguagePref = '' | 'en' | 'zh-CN';
@@ -138,6 +156,19 @@ export type LanguagePref = '' | 'en' | 'zh-CN';
 export interface Prefs {
   theme: ThemePref;
   language: LanguagePref;
+  /** Closing the window quits instead of keeping MCP Desk in the tray (SPEC F2). */
+  quitOnClose?: boolean;
+}
+
+/** What the desktop around the window offers now (settings.DesktopStatus, SPEC F2). */
+export interface DesktopStatus {
+  /** A tray icon is shown: closing the window can keep MCP Desk running. */
+  tray: boolean;
+  /** The global quick-chat shortcut, or "" when none could be had (hotkeyError says why). */
+  hotkey: string;
+  hotkeyError: string;
+  /** Opens quick chat from a terminal or a desktop key binding. */
+  quickChatCommand: string;
 }
 
 /** Payload of mcp:servers-changed: the server ids now configured, in order. */

@@ -6,11 +6,20 @@ import * as SettingsService from '../../../wailsjs/go/settings/Service';
 import * as ProviderManager from '../../../wailsjs/go/providers/ProviderManager';
 import * as ChatService from '../../../wailsjs/go/chat/ChatService';
 import * as UsageStats from '../../../wailsjs/go/usage/UsageStats';
-import { BrowserOpenURL, EventsOnMultiple } from '../../../wailsjs/runtime/runtime';
+import {
+  BrowserOpenURL,
+  EventsOnMultiple,
+  WindowCenter,
+  WindowGetSize,
+  WindowHide,
+  WindowSetAlwaysOnTop,
+  WindowSetMinSize,
+  WindowSetSize,
+} from '../../../wailsjs/runtime/runtime';
 import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
 import type { ProvidersBackend } from './backend';
 import type { ChatServiceBackend } from './backend';
-import type { UsageStatsBackend } from './backend';
+import type { UsageStatsBackend, WindowBackend } from './backend';
 import type { AuditPage, Price, UsageSummary, UsageTotals } from './usageTypes';
 import type {
   AvailableTool,
@@ -35,7 +44,7 @@ import type {
   ToolCallOutcome,
   ToolSelection,
   AppInfo,
-  KeychainStatus, ImportPreview, ImportResult, Prefs, RPCEntry, ServerView } from './types';
+  KeychainStatus, DesktopStatus, DetectedConfig, ImportPreview, ImportResult, PoolDefaults, Prefs, RPCEntry, ServerView } from './types';
 
 // The generated functions take and return Wails' model classes; their JSON
 // shape is what types.ts describes, so the results are retyped here, once.
@@ -59,6 +68,7 @@ const mcpPool: MCPPoolBackend = {
   Import: (path, ids) => MCPPool.Import(path, ids) as Promise<ImportResult>,
   PreviewImportData: (name, content) => MCPPool.PreviewImportData(name, content) as Promise<ImportPreview>,
   ImportData: (name, content, ids) => MCPPool.ImportData(name, content, ids) as Promise<ImportResult>,
+  DetectConfigs: () => MCPPool.DetectConfigs() as Promise<DetectedConfig[]>,
   RPCLog: () => MCPPool.RPCLog() as Promise<RPCEntry[]>,
   ClearRPCLog: () => MCPPool.ClearRPCLog(),
   ConfigFile: () => MCPPool.ConfigFile(),
@@ -82,6 +92,8 @@ const mcpPool: MCPPoolBackend = {
   DeleteSavedRequest: (id) => MCPPool.DeleteSavedRequest(id),
   AnswerElicitation: (id, action, content) => MCPPool.AnswerElicitation(id, action, content ?? {}),
   GetPrompt: (server, name, args) => mcpJSON<GetPromptResult>(MCPPool.GetPrompt(server, name, args)),
+  Defaults: () => MCPPool.Defaults() as Promise<PoolDefaults>,
+  SaveDefaults: (d) => MCPPool.SaveDefaults(d as never) as Promise<PoolDefaults>,
 };
 
 const settingsService: SettingsBackend = {
@@ -91,6 +103,8 @@ const settingsService: SettingsBackend = {
   SavePrefs: (p) => SettingsService.SavePrefs(p as never) as Promise<Prefs>,
   UIState: (key) => SettingsService.UIState(key),
   SaveUIState: (key, value) => SettingsService.SaveUIState(key, value),
+  OpenDataFolder: () => SettingsService.OpenDataFolder(),
+  Desktop: () => SettingsService.Desktop() as Promise<DesktopStatus>,
 };
 
 // ProviderManager's values are plain JSON in the shapes providerTypes.ts
@@ -176,5 +190,15 @@ async function copyText(text: string): Promise<void> {
   if (!ok) throw new Error('clipboard unavailable');
 }
 
+// The window (SPEC F2): quick chat's size and always-on-top.
+const windowControl: WindowBackend = {
+  getSize: WindowGetSize,
+  setSize: WindowSetSize,
+  setMinSize: WindowSetMinSize,
+  setAlwaysOnTop: WindowSetAlwaysOnTop,
+  center: WindowCenter,
+  hide: WindowHide,
+};
+
 /** wailsBackend talks to Go through the generated Wails bindings. */
-export const wailsBackend: Backend = { mcp: mcpPool, settings: settingsService, chat: chatService, providers: providerManager, usage: usageService, on, copyText, openURL: BrowserOpenURL };
+export const wailsBackend: Backend = { mcp: mcpPool, settings: settingsService, chat: chatService, providers: providerManager, usage: usageService, on, copyText, openURL: BrowserOpenURL, window: windowControl };

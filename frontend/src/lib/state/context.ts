@@ -15,6 +15,9 @@ import { ToolsStore } from './tools.svelte';
 import { ToolSelections } from './toolSelection.svelte';
 import { UsageStore } from './usage.svelte';
 import { AuditStore } from './audit.svelte';
+import { Shortcuts } from './shortcuts.svelte';
+import { Welcome } from './welcome.svelte';
+import { QuickChat } from './quickChat.svelte';
 
 /** Stores are the app's shared state, created once by App and passed by context. */
 export interface Stores {
@@ -41,12 +44,19 @@ export interface Stores {
   usage: UsageStore;
   /** The tool-call audit log: filters, the page on show, open rows. */
   audit: AuditStore;
+  /** The keyboard shortcuts' help overlay, and the screens that carry out shortcuts (SPEC F5). */
+  shortcuts: Shortcuts;
+  /** The first-run welcome and the other clients' MCP configs it found (SPEC F6). */
+  welcome: Welcome;
+  /** The window's quick-chat mode (tray, global shortcut, --quick-chat). */
+  quick: QuickChat;
 }
 
 export const STORES_KEY = Symbol('mcpdesk.stores');
 
 export function createStores(): Stores {
   const servers = new ServersStore();
+  const chat = new ChatStore();
   return {
     servers,
     rpclog: new RPCLogStore(),
@@ -59,11 +69,14 @@ export function createStores(): Stores {
     resources: new ResourcesStore(),
     prompts: new PromptsStore(),
     elicitations: new Elicitations(),
-    chat: new ChatStore(),
+    chat,
     toolSelections: new ToolSelections(),
     providers: new ProvidersStore(),
     usage: new UsageStore(),
     audit: new AuditStore(),
+    shortcuts: new Shortcuts(),
+    welcome: new Welcome(),
+    quick: new QuickChat(chat),
   };
 }
 

@@ -28,6 +28,11 @@ export class PrefsStore {
     return this.#prefs.language;
   }
 
+  /** quitOnClose: closing the window quits instead of keeping MCP Desk in the tray. */
+  get quitOnClose(): boolean {
+    return this.#prefs.quitOnClose ?? false;
+  }
+
   /** effectiveTheme is the theme in force after resolving "system". */
   get effectiveTheme(): 'light' | 'dark' {
     const t = this.#prefs.theme;
@@ -81,6 +86,10 @@ export class PrefsStore {
     return this.#save({ ...this.#prefs, language });
   }
 
+  setQuitOnClose(quitOnClose: boolean): Promise<void> {
+    return this.#save({ ...this.#prefs, quitOnClose });
+  }
+
   // save applies at once, then persists; a failed save rolls back and throws.
   async #save(next: Prefs): Promise<void> {
     const prev = this.#prefs;
@@ -88,7 +97,7 @@ export class PrefsStore {
     this.#apply();
     try {
       const saved = await savePrefs(next);
-      if (saved) this.#prefs = { theme: saved.theme || 'system', language: saved.language ?? '' };
+      if (saved) this.#prefs = { ...saved, theme: saved.theme || 'system', language: saved.language ?? '' };
     } catch (e) {
       this.#prefs = prev;
       this.#apply();

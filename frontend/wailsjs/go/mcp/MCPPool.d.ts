@@ -20,7 +20,11 @@ export function Complete(arg1:string,arg2:mcp.CompletionRef,arg3:string,arg4:str
 
 export function ConfigFile():Promise<string>;
 
+export function Defaults():Promise<mcp.PoolDefaults>;
+
 export function DeleteSavedRequest(arg1:number):Promise<void>;
+
+export function DetectConfigs():Promise<Array<mcp.DetectedConfig>>;
 
 export function GetPrompt(arg1:string,arg2:string,arg3:Record<string, string>):Promise<mcp.GetPromptResult>;
 
@@ -53,6 +57,8 @@ export function RemoveServer(arg1:string):Promise<void>;
 export function ResourceSubscriptions(arg1:string):Promise<Array<string>>;
 
 export function Restart(arg1:string):Promise<void>;
+
+export function SaveDefaults(arg1:mcp.PoolDefaults):Promise<mcp.PoolDefaults>;
 
 export function SaveRequest(arg1:store.SavedRequest):Promise<store.SavedRequest>;
 

@@ -34,8 +34,16 @@ export function ConfigFile() {
   return window['go']['mcp']['MCPPool']['ConfigFile']();
 }
 
+export function Defaults() {
+  return window['go']['mcp']['MCPPool']['Defaults']();
+}
+
 export function DeleteSavedRequest(arg1) {
   return window['go']['mcp']['MCPPool']['DeleteSavedRequest'](arg1);
+}
+
+export function DetectConfigs() {
+  return window['go']['mcp']['MCPPool']['DetectConfigs']();
 }
 
 export function GetPrompt(arg1, arg2, arg3) {
@@ -100,6 +108,10 @@ export function ResourceSubscriptions(arg1) {
 
 export function Restart(arg1) {
   return window['go']['mcp']['MCPPool']['Restart'](arg1);
+}
+
+export function SaveDefaults(arg1) {
+  return window['go']['mcp']['MCPPool']['SaveDefaults'](arg1);
 }
 
 export function SaveRequest(arg1) {

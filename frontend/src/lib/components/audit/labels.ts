@@ -11,6 +11,7 @@ const APPROVALS: Record<string, { short: string; long: string }> = {
   cli: { short: 'audit.approval.cli', long: 'audit.approval.cliLong' },
   'approve-auto': { short: 'audit.approval.modeAuto', long: 'audit.approval.modeAutoLong' },
   'approve-never': { short: 'audit.approval.modeNever', long: 'audit.approval.modeNeverLong' },
+  'read-only': { short: 'audit.approval.readOnly', long: 'audit.approval.readOnlyLong' },
 };
 
 /** APPROVAL_NAMES are the approvals with words of their own. */

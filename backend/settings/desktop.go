@@ -1,0 +1,27 @@
+package settings
+
+// DesktopStatus says what the desktop around the window offers now (SPEC
+// F2), for the Settings screen to explain.
+type DesktopStatus struct {
+	// Tray: a tray icon is shown, so closing the window can keep MCP Desk
+	// running.
+	Tray bool `json:"tray"`
+	// Hotkey is the global quick-chat shortcut ("Ctrl+Alt+Space"), or ""
+	// when none could be had; HotkeyError then says why.
+	Hotkey      string `json:"hotkey"`
+	HotkeyError string `json:"hotkeyError"`
+	// QuickChatCommand opens quick chat from a terminal or a key binding of
+	// the desktop's own.
+	QuickChatCommand string `json:"quickChatCommand"`
+}
+
+// WithDesktop sets where Desktop reads the status from.
+func WithDesktop(fn func() DesktopStatus) Option { return func(s *Service) { s.desktop = fn } }
+
+// Desktop reports the tray and the global shortcut as they are now.
+func (s *Service) Desktop() DesktopStatus {
+	if s.desktop == nil {
+		return DesktopStatus{}
+	}
+	return s.desktop()
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"os"
+	"slices"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"mcpdesk/backend/events"
+	"mcpdesk/backend/hotkey"
+	"mcpdesk/backend/instance"
+	"mcpdesk/backend/settings"
+	"mcpdesk/backend/tray"
+)
+
+// The desktop around the window (SPEC F2): the tray icon, closing to the
+// tray, quick chat, and later launches handed over to this one.
+
+// quickChatArg opens quick chat, on a first launch or handed to the
+// running one — bind `mcpdesk --quick-chat` to a key in the desktop's
+// keyboard settings where no global shortcut of our own can be had.
+const quickChatArg = "--quick-chat"
+
+func wantsQuickChat(args []string) bool {
+	return slices.Contains(args, quickChatArg) || slices.Contains(args, "-quick-chat")
+}
+
+// startDesktop shows the tray icon and starts taking over later launches.
+func (a *App) startDesktop() {
+	if a.cfg.TrayIcon != nil {
+		p, _ := a.settings.Prefs()
+		a.tray = tray.Start(tray.Options{
+			Icon:   a.cfg.TrayIcon,
+			Labels: tray.LabelsFor(p.Language, os.Getenv),
+			Actions: tray.Actions{
+				QuickChat: a.quickChat,
+				Show:      a.showWindow,
+				Quit:      a.quit,
+			},
+			Logger: a.logger,
+		})
+	}
+	if hk, err := hotkey.Register("", a.quickChat); err != nil {
+		a.logger.Info("no global quick-chat shortcut", "reason", err)
+		a.hotkeyErr = err.Error()
+	} else {
+		a.hotkey = hk
+	}
+	if a.cfg.Instance != nil {
+		a.cfg.Instance.Serve(func(r instance.Request) {
+			a.logger.Info("another launch handed over", "args", r.Args)
+			if wantsQuickChat(r.Args) {
+				a.quickChat()
+				return
+			}
+			a.showWindow()
+		})
+	}
+}
+
+// windowCtx is the Wails context, once the window exists.
+func (a *App) windowCtx() (context.Context, bool) {
+	ctx := a.ctx.Load()
+	if ctx == nil {
+		return nil, false
+	}
+	return *ctx, true
+}
+
+// showWindow brings the full window forward (leaving quick chat).
+func (a *App) showWindow() {
+	ctx, ok := a.windowCtx()
+	if !ok {
+		return
+	}
+	runtime.WindowShow(ctx)
+	runtime.WindowUnminimise(ctx)
+	runtime.EventsEmit(ctx, string(events.WindowShow))
+}
+
+// quickChat shows the window as quick chat; the frontend sizes it and
+// keeps it on top.
+func (a *App) quickChat() {
+	ctx, ok := a.windowCtx()
+	if !ok {
+		return
+	}
+	runtime.WindowShow(ctx)
+	runtime.WindowUnminimise(ctx)
+	runtime.EventsEmit(ctx, string(events.WindowQuickChat), events.QuickChatPayload{Tray: a.tray.Available()})
+}
+
+// quit ends the app for real (tray menu, signals): closing is not turned
+// into hiding any more.
+func (a *App) quit() {
+	a.quitting.Store(true)
+	if ctx, ok := a.windowCtx(); ok {
+		runtime.Quit(ctx)
+	}
+}
+
+// beforeClose keeps the app in the tray when the window is closed, unless
+// the user chose to quit on close or no panel shows tray icons (then
+// hiding would leave the app unreachable).
+func (a *App) beforeClose(ctx context.Context) (prevent bool) {
+	if a.quitting.Load() {
+		return false
+	}
+	p, err := a.settings.Prefs()
+	if err != nil || p.QuitOnClose || !a.tray.Available() {
+		return false
+	}
+	runtime.WindowHide(ctx)
+	a.logger.Info("window closed to the tray")
+	return true
+}
+
+// desktopStatus is what Settings shows about the tray and the shortcut.
+func (a *App) desktopStatus() settings.DesktopStatus {
+	d := settings.DesktopStatus{Tray: a.tray.Available(), HotkeyError: a.hotkeyErr, QuickChatCommand: "mcpdesk " + quickChatArg}
+	if a.hotkey != nil {
+		d.Hotkey = hotkey.Label
+	}
+	return d
+}
+
+// stopDesktop gives the shortcut back and removes the tray icon.
+func (a *App) stopDesktop() {
+	a.hotkey.Close()
+	// Last: the tray shares the D-Bus connection the keychain uses.
+	a.tray.Stop()
+	if a.cfg.Instance != nil {
+		_ = a.cfg.Instance.Close()
+	}
+}
