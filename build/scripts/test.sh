@@ -41,9 +41,8 @@ layer_go() {
   [ -z "$bad" ] || { echo "gofmt would change: $bad"; return 1; }
   step "go test (real keychain, real MCP servers, real SQLite)"
   local log="$tmp/go-test.log" rc=0
-  dbus-run-session -- bash -c '
-    echo -n ci | gnome-keyring-daemon --unlock --components=secrets >/dev/null
-    go test -v -tags keychain,sqlite_fts5 -count=1 -timeout 15m ./...' >"$log" 2>&1 || rc=$?
+  dbus-run-session -- build/scripts/with-keyring.sh \
+    go test -v -tags keychain,sqlite_fts5 -count=1 -timeout 15m ./... >"$log" 2>&1 || rc=$?
   grep -E '^(ok|FAIL|\?|panic:)' "$log" || true
   if [ $rc -ne 0 ]; then
     echo "--- failures:"

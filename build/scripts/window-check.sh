@@ -122,8 +122,7 @@ fake_url=$(sed -n 's/^listening //p' "$work/fakellm.out")
 # Seed with the command line: the key goes to a real (throwaway) keychain.
 key="sk-window-check-$RANDOM$RANDOM"
 rc=0
-KEY="$key" BIN="$bin" DATA="$chat_data" URL="$fake_url/v1" dbus-run-session -- bash -c '
-  echo -n ci | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+KEY="$key" BIN="$bin" DATA="$chat_data" URL="$fake_url/v1" dbus-run-session -- build/scripts/with-keyring.sh bash -c '
   printf %s "$KEY" | env -u DISPLAY "$BIN" providers add --data-dir "$DATA" --name Fake --type openai --base-url "$URL" --api-key-stdin >/dev/null &&
   env -u DISPLAY "$BIN" chat --data-dir "$DATA" --model Fake/fake-1 --servers everything --approve auto \
     "Echo hello from the model, add 2 and 3, and show it in Go."' >"$work/chat.out" 2>"$work/chat.err" || rc=$?
@@ -155,8 +154,7 @@ fi
 # The window reads the key's status from the keychain, unlocked as after a
 # login (without a session bus D-Bus would autolaunch one, and
 # gnome-keyring would ask for the password on the screen).
-BIN="$bin" DATA="$chat_data" PIDFILE="$work/chat-app.pid" dbus-run-session -- bash -c '
-  echo -n ci | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+BIN="$bin" DATA="$chat_data" PIDFILE="$work/chat-app.pid" dbus-run-session -- build/scripts/with-keyring.sh bash -c '
   "$BIN" --data-dir "$DATA" & echo $! >"$PIDFILE"; wait' >"$work/chat-app.log" 2>&1 &
 session=$!
 for _ in $(seq 1 50); do [ -s "$work/chat-app.pid" ] && break; sleep 0.1; done

@@ -87,8 +87,7 @@ const bin = process.env.MCPDESK_BIN ? resolve(process.env.MCPDESK_BIN) : join(ro
 // the run.
 const run = ['xvfb-run', '-a', bin, '-devserver', `127.0.0.1:${port}`];
 const [cmd, ...args] = fake
-  ? ['dbus-run-session', '--', 'bash', '-c',
-      'echo -n bench | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec "$@"', 'keychain', ...run]
+  ? ['dbus-run-session', '--', join(root, 'build/scripts/with-keyring.sh'), ...run]
   : run;
 const app = spawn(cmd, args, {
   cwd: root, detached: true, stdio: 'ignore',

@@ -55,8 +55,7 @@ async function startApp(name, config, { keychain = false } = {}) {
   const log = [];
   const run = ['xvfb-run', '-a', devBin, '-devserver', `127.0.0.1:${port}`];
   const [cmd, ...args] = keychain
-    ? ['dbus-run-session', '--', 'bash', '-c',
-        'echo -n e2e | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec "$@"', 'keychain', ...run]
+    ? ['dbus-run-session', '--', join(root, 'build/scripts/with-keyring.sh'), ...run]
     : run;
   const proc = spawn(cmd, args, {
     env: { ...process.env, MCPDESK_DATA_DIR: data, XDG_DATA_HOME: join(data, 'xdg'), XDG_CACHE_HOME: join(data, 'xdg-cache') },
