@@ -46,6 +46,8 @@ func TestToolsTabCallsAreAudited(t *testing.T) {
 		defer p.calls.mu.Unlock()
 		return p.calls.running["d"] != nil
 	})
+	// Long enough to be measured in whole milliseconds.
+	time.Sleep(20 * time.Millisecond)
 	if err := svc.CancelCall("d"); err != nil {
 		t.Fatal(err)
 	}
