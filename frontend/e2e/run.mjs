@@ -47,7 +47,7 @@ async function waitHTTP(url, ms) {
 // An app with LLM providers reads the keychain: run it with keychain, or
 // D-Bus autolaunches a session bus and a gnome-keyring-daemon that outlive
 // the test.
-async function startApp(name, config, { keychain = false } = {}) {
+async function startApp(name, config, { keychain = false, env = {} } = {}) {
   const data = join(work, name);
   mkdirSync(data, { recursive: true });
   if (config) writeFileSync(join(data, 'mcp.config.json'), JSON.stringify(config, null, 2));
@@ -58,7 +58,7 @@ async function startApp(name, config, { keychain = false } = {}) {
     ? ['dbus-run-session', '--', join(root, 'build/scripts/with-keyring.sh'), ...run]
     : run;
   const proc = spawn(cmd, args, {
-    env: { ...process.env, MCPDESK_DATA_DIR: data, XDG_DATA_HOME: join(data, 'xdg'), XDG_CACHE_HOME: join(data, 'xdg-cache') },
+    env: { ...process.env, MCPDESK_DATA_DIR: data, XDG_DATA_HOME: join(data, 'xdg'), XDG_CACHE_HOME: join(data, 'xdg-cache'), ...env },
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -1274,6 +1274,61 @@ test('usage: two chats on a priced and an unpriced model show in totals, charts,
     `CSV by conversation: ${JSON.stringify(convLines)}`);
     expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
   } finally { await app.stop(); fake.stop(); }
+});
+
+test('first run: the welcome finds Claude Desktop and VS Code configs on this computer, imports one, and says what is broken', async () => {
+  // A home folder like a user's: Claude Desktop with two servers, VS Code
+  // settings (JSONC) with one, and a Cursor file cut short.
+  const home = join(work, 'first-run-home');
+  mkdirSync(join(home, '.config/Claude'), { recursive: true });
+  mkdirSync(join(home, '.config/Code/User'), { recursive: true });
+  mkdirSync(join(home, '.cursor'), { recursive: true });
+  writeFileSync(join(home, '.config/Claude/claude_desktop_config.json'), JSON.stringify({
+    mcpServers: { demo: { command: testServer, args: ['--name', 'demo'] }, second: { command: testServer, args: ['--name', 'second'] } },
+  }));
+  writeFileSync(join(home, '.config/Code/User/settings.json'), '{\n  // editor\n  "editor.fontSize": 13,\n  "mcp": {"servers": {"vs": {"command": "node", "args": ["x.js"]},}},\n}\n');
+  writeFileSync(join(home, '.cursor/mcp.json'), '{"mcpServers": {"cut": {"command": "x"}');
+  const app = await startApp('first-run', null, { env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') } });
+  try {
+    const { page, errors } = await openPage(app, { welcome: true });
+    const welcome = page.getByTestId('welcome');
+    await welcome.waitFor({ timeout: 10000 });
+    const rows = welcome.getByTestId('welcome-config');
+    await rows.first().waitFor({ timeout: 10000 });
+    const byClient = {};
+    for (const row of await rows.all()) byClient[await row.getAttribute('data-client')] = row;
+    expect(byClient.claude && byClient.vscode && byClient.cursor, `found: ${Object.keys(byClient)}`);
+    const claudeServers = await byClient.claude.getByTestId('welcome-config-servers').innerText();
+    expect(/demo/.test(claudeServers) && /second/.test(claudeServers), `Claude servers: ${claudeServers}`);
+    expect(/vs/.test(await byClient.vscode.getByTestId('welcome-config-servers').innerText()), 'VS Code server not listed');
+    const problem = await byClient.cursor.getByTestId('welcome-config-error').innerText();
+    expect(/mcp\.json:1:\d+/.test(problem), `the broken Cursor file's error: ${problem}`);
+    expect(await byClient.cursor.getByTestId('welcome-import').count() === 0, 'a broken file offers Import');
+
+    // Import… opens the import preview on that file; both servers are added.
+    await byClient.claude.getByTestId('welcome-import').click();
+    const dialog = page.getByTestId('import-dialog');
+    await dialog.waitFor({ timeout: 10000 });
+    expect(/claude/i.test(await dialog.getByTestId('import-format').innerText()), 'not read as a Claude Desktop config');
+    await dialog.getByTestId('import-confirm').click();
+    await byClient.claude.getByTestId('welcome-config-imported').waitFor({ timeout: 10000 });
+    const cfg = JSON.parse(readFileSync(join(app.data, 'mcp.config.json'), 'utf8'));
+    expect(cfg.mcpServers?.demo?.command === testServer && cfg.mcpServers?.second, `config on disk: ${JSON.stringify(cfg)}`);
+
+    // Done: the welcome is gone for good, and the imported servers connect.
+    await welcome.getByTestId('welcome-done').click();
+    await welcome.waitFor({ state: 'hidden', timeout: 5000 });
+    await page.getByTestId('nav-servers').click();
+    await page.getByTestId('server-demo').getByTestId('server-state').filter({ hasText: /^connected$/i }).waitFor({ timeout: 20000 });
+    await page.reload();
+    await page.getByTestId('nav-servers').waitFor({ timeout: 15000 });
+    await page.waitForTimeout(1000);
+    expect(await page.getByTestId('welcome').count() === 0, 'the welcome came back after a reload');
+    expect(errors.length === 0, `page errors: ${errors.join('; ')}`);
+    await page.close();
+  } finally {
+    await app.stop();
+  }
 });
 
 test('settings: switching to 简体中文 translates the navigation and the settings, and back to English', async () => {
