@@ -3,7 +3,7 @@
 // serves the built frontend and the real Go bindings over a websocket.
 // Every test gets a fresh data folder. Prints `e2e: N passed, M failed`.
 import { chromium } from 'playwright-core';
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
@@ -1329,6 +1329,45 @@ test('first run: the welcome finds Claude Desktop and VS Code configs on this co
   } finally {
     await app.stop();
   }
+});
+
+test('quick chat: a second launch with --quick-chat opens it; a tool call is approved there and the conversation is in Chat', async () => {
+  const fake = await startFakeLLM([
+    { toolCalls: [{ name: 'demo__echo', arguments: { message: 'from quick chat' } }] },
+    { text: ['The server said: ', 'Echo: from quick chat'] },
+  ]);
+  const app = await startApp('quick-chat', { mcpServers: { demo: { command: testServer, args: ['--name', 'demo'] } } }, { keychain: true });
+  try {
+    const { page, errors } = await openPage(app);
+    await addFakeProvider(page, fake.baseUrl);
+    await waitConnected(page, app, 'demo');
+    // What a key binding for `mcpdesk --quick-chat` does: a second launch
+    // on the same data folder hands over to this one and exits.
+    const second = spawnSync(devBin, ['--quick-chat'], {
+      env: { ...process.env, MCPDESK_DATA_DIR: app.data }, cwd: root, encoding: 'utf8', timeout: 20000,
+    });
+    expect(second.status === 0 && /already running/.test(second.stderr), `second launch: ${second.status} ${second.stderr}`);
+    const quick = page.getByTestId('quick-chat');
+    await quick.waitFor({ timeout: 10000 });
+    expect(await page.getByTestId('nav-chat').count() === 0, 'the full shell is still on screen');
+    await quick.getByTestId('composer-input').fill('Echo something');
+    await quick.getByTestId('composer-input').press('Enter');
+    // The same approvals as the full window.
+    const card = quick.getByTestId('approval-card');
+    await card.waitFor({ timeout: 20000 });
+    await card.getByTestId('approval-run').click();
+    await quick.getByTestId('message-assistant').last().getByTestId('message-markdown')
+      .filter({ hasText: 'Echo: from quick chat' }).waitFor({ timeout: 20000 });
+    const reqs = await fake.requests();
+    expect(reqs.length === 2 && reqs[0].body?.model === 'fake-1', `model requests: ${JSON.stringify(reqs.map((r) => r.body?.model))}`);
+    // Open in MCP Desk: the full window, on the same conversation, kept in the history.
+    await quick.getByTestId('quick-expand').click();
+    await page.getByTestId('chat-screen').waitFor({ timeout: 5000 });
+    await page.getByTestId('message-assistant').last().getByTestId('message-markdown').filter({ hasText: 'Echo: from quick chat' }).waitFor({ timeout: 5000 });
+    expect(await page.getByTestId('chat-conversation-open').count() === 1, 'the quick conversation is not in the list');
+    expect(errors.length === 0, `page errors: ${errors.join('; ')}`);
+    await page.close();
+  } finally { await app.stop(); fake.stop(); }
 });
 
 test('settings: switching to 简体中文 translates the navigation and the settings, and back to English', async () => {
