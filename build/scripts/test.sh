@@ -63,7 +63,8 @@ layer_frontend() {
 layer_bindings() {
   step "wails bindings are up to date"
   wails generate module -tags "webkit2_41,sqlite_fts5" >/dev/null
-  if ! git diff --exit-code --stat -- frontend/wailsjs; then
+  # Content only: wails writes the runtime files 0644 or 0755 depending on whether they exist.
+  if ! git -c core.fileMode=false diff --exit-code --stat -- frontend/wailsjs; then
     echo "frontend/wailsjs is stale: run 'wails generate module' and commit it"
     return 1
   fi
