@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -205,15 +206,18 @@ func (e emitter) Emit(name events.Name, payload any) {
 	}
 }
 
+// errNoWindow: a dialog was asked for before the window exists.
+var errNoWindow = errors.New("the window is not ready")
+
 // picker opens native file dialogs for the backend.
 type picker struct{ a *App }
 
 func (p picker) OpenFile(title string) (string, error) {
-	ctx := p.a.ctx.Load()
-	if ctx == nil {
-		return "", fmt.Errorf("the window is not ready")
+	ctx, ok := p.a.windowCtx()
+	if !ok {
+		return "", errNoWindow
 	}
-	return runtime.OpenFileDialog(*ctx, runtime.OpenDialogOptions{
+	return runtime.OpenFileDialog(ctx, runtime.OpenDialogOptions{
 		Title: title,
 		Filters: []runtime.FileFilter{
 			{DisplayName: "MCP config (*.json)", Pattern: "*.json;*.jsonc"},
@@ -223,19 +227,19 @@ func (p picker) OpenFile(title string) (string, error) {
 }
 
 func (p picker) OpenFolder(title string) (string, error) {
-	ctx := p.a.ctx.Load()
-	if ctx == nil {
-		return "", fmt.Errorf("the window is not ready")
+	ctx, ok := p.a.windowCtx()
+	if !ok {
+		return "", errNoWindow
 	}
-	return runtime.OpenDirectoryDialog(*ctx, runtime.OpenDialogOptions{Title: title, CanCreateDirectories: true})
+	return runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{Title: title, CanCreateDirectories: true})
 }
 
 func (p picker) SaveFile(title, defaultName string) (string, error) {
-	ctx := p.a.ctx.Load()
-	if ctx == nil {
-		return "", fmt.Errorf("the window is not ready")
+	ctx, ok := p.a.windowCtx()
+	if !ok {
+		return "", errNoWindow
 	}
-	return runtime.SaveFileDialog(*ctx, runtime.SaveDialogOptions{Title: title, DefaultFilename: defaultName, CanCreateDirectories: true})
+	return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{Title: title, DefaultFilename: defaultName, CanCreateDirectories: true})
 }
 
 // openLog writes the app's log to <data>/logs/mcpdesk.log and stderr.

@@ -74,8 +74,7 @@ func (a *App) showWindow() {
 	if !ok {
 		return
 	}
-	runtime.WindowShow(ctx)
-	runtime.WindowUnminimise(ctx)
+	raise(ctx)
 	runtime.EventsEmit(ctx, string(events.WindowShow))
 }
 
@@ -86,9 +85,14 @@ func (a *App) quickChat() {
 	if !ok {
 		return
 	}
+	raise(ctx)
+	runtime.EventsEmit(ctx, string(events.WindowQuickChat), events.QuickChatPayload{Tray: a.tray.Available()})
+}
+
+// raise shows the window, also when hidden in the tray or minimised.
+func raise(ctx context.Context) {
 	runtime.WindowShow(ctx)
 	runtime.WindowUnminimise(ctx)
-	runtime.EventsEmit(ctx, string(events.WindowQuickChat), events.QuickChatPayload{Tray: a.tray.Available()})
 }
 
 // quit ends the app for real (tray menu, signals): closing is not turned
