@@ -37,12 +37,12 @@ sleep 0.5
 export DISPLAY=$display XDG_DATA_HOME="$work/xdg-data" XDG_CACHE_HOME="$work/xdg-cache"
 "$bin" --data-dir "$work/data" >"$work/app.log" 2>&1 &
 pid=$!
-for _ in $(seq 1 200); do
+for _ in $(seq 1 400); do
   grep -q "window ready" "$work/app.log" && break
   kill -0 "$pid" 2>/dev/null || { cat "$work/app.log"; echo "window-check: the app exited"; exit 1; }
   sleep 0.1
 done
-grep -q "window ready" "$work/app.log" || { cat "$work/app.log"; echo "window-check: no 'window ready' within 20s"; exit 1; }
+grep -q "window ready" "$work/app.log" || { cat "$work/app.log"; echo "window-check: no 'window ready' within 40s"; exit 1; }
 # Let the UI render and the server connect.
 for _ in $(seq 1 100); do
   grep -q "mcp server connected" "$work/app.log" && break
@@ -160,12 +160,12 @@ session=$!
 for _ in $(seq 1 50); do [ -s "$work/chat-app.pid" ] && break; sleep 0.1; done
 pid=$(cat "$work/chat-app.pid" 2>/dev/null || true)
 [ -n "$pid" ] || { cat "$work/chat-app.log"; echo "window-check: the app did not start (chat)"; exit 1; }
-for _ in $(seq 1 200); do
+for _ in $(seq 1 400); do
   grep -q "window ready" "$work/chat-app.log" && break
   kill -0 "$pid" 2>/dev/null || { cat "$work/chat-app.log"; echo "window-check: the app exited"; exit 1; }
   sleep 0.1
 done
-grep -q "window ready" "$work/chat-app.log" || { cat "$work/chat-app.log"; echo "window-check: no 'window ready' within 20s (chat)"; exit 1; }
+grep -q "window ready" "$work/chat-app.log" || { cat "$work/chat-app.log"; echo "window-check: no 'window ready' within 40s (chat)"; exit 1; }
 for _ in $(seq 1 100); do grep -q "mcp server connected" "$work/chat-app.log" && break; sleep 0.1; done
 before="$work/chat-before.png"
 for _ in $(seq 1 40); do
