@@ -15,18 +15,29 @@ import (
 // BuildServer compiles the test server into a temporary directory and
 // returns its path and a cleanup function. Call it from TestMain.
 func BuildServer() (path string, cleanup func(), err error) {
-	dir, err := os.MkdirTemp("", "mcpdesk-testserver")
+	return build("testserver")
+}
+
+// BuildHostileServer compiles the hostile server (../hostileserver: a
+// server that attacks its client, one attack per --mode) like BuildServer.
+func BuildHostileServer() (path string, cleanup func(), err error) {
+	return build("hostileserver")
+}
+
+// build compiles mcpdesk/backend/mcp/<name> into a temporary directory.
+func build(name string) (path string, cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "mcpdesk-"+name)
 	if err != nil {
 		return "", nil, err
 	}
-	path = filepath.Join(dir, "testserver")
+	path = filepath.Join(dir, name)
 	if runtime.GOOS == "windows" {
 		path += ".exe"
 	}
-	cmd := exec.Command("go", "build", "-o", path, "mcpdesk/backend/mcp/testserver")
+	cmd := exec.Command("go", "build", "-o", path, "mcpdesk/backend/mcp/"+name)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
-		return "", nil, fmt.Errorf("build test server: %v\n%s", err, out)
+		return "", nil, fmt.Errorf("build %s: %v\n%s", name, err, out)
 	}
 	return path, func() { os.RemoveAll(dir) }, nil
 }
