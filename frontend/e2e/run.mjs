@@ -1444,6 +1444,20 @@ test('settings: the chosen theme survives a restart, whatever the system prefers
   }
 });
 
+// Spec files: every e2e/specs/*.mjs exports a default function that
+// registers its tests with the harness above (one file per concern, so
+// work on one never edits another's).
+const specDir = join(root, 'frontend', 'e2e', 'specs');
+if (existsSync(specDir)) {
+  const { readdirSync } = await import('node:fs');
+  const { pathToFileURL } = await import('node:url');
+  const harness = { test, expect, startApp, openPage, waitConnected, track, freePort, waitHTTP, browser, root, work, shots, testServer, fakeLLM, everything };
+  for (const f of readdirSync(specDir).filter((f) => f.endsWith('.mjs')).sort()) {
+    const spec = await import(pathToFileURL(join(specDir, f)).href);
+    await spec.default(harness);
+  }
+}
+
 // E2E_ONLY=<regex> runs only the tests whose names match (while working on one).
 const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY, 'i') : null;
 let passed = 0, failed = 0;
