@@ -1,22 +1,43 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"fmt"
-	"os"
+	"io"
+	"slices"
+	"strings"
 
 	"mcpdesk/backend/mcpconfig"
 )
 
+const importUsage = `usage: mcpdesk import [--dry-run | --yes] [--only ID,ID] [--config FILE] FILE
+
+Merges the servers of a Claude Desktop, Cursor, VS Code, Windsurf or Cline
+config into MCP Desk's. It first shows everything each server will run or
+send (secrets masked) and what it warns about, then asks; without a
+terminal to ask on, --yes imports what was shown. --dry-run prints the
+preview as JSON and changes nothing.`
+
+// maxImportFile bounds the file to import: configs are a few kilobytes.
+const maxImportFile = 4 << 20
+
 func runImport(_ context.Context, g globals, args []string, env Env) int {
-	var configFile string
+	var (
+		configFile, only string
+		dryRun, yes      bool
+	)
 	fs := newFlags("import", &g, env)
 	fs.StringVar(&configFile, "config", "", "config file to merge into (default: mcp.config.json in the data folder)")
+	fs.BoolVar(&dryRun, "dry-run", false, "print the preview as JSON and change nothing")
+	fs.BoolVar(&yes, "yes", false, "import without asking (what the preview shows)")
+	fs.StringVar(&only, "only", "", "import only these servers (ids, comma-separated)")
+	fs.Usage = func() { fmt.Fprintln(env.Stderr, importUsage) }
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
 	if fs.NArg() != 1 {
-		return usageError(env, "usage: mcpdesk import FILE (a Claude Desktop, Cursor, VS Code, Windsurf or Cline config)")
+		return usageError(env, "%s", importUsage)
 	}
 	file := fs.Arg(0)
 	if configFile == "" {
@@ -25,7 +46,8 @@ func runImport(_ context.Context, g globals, args []string, env Env) int {
 			return fail(env, err)
 		}
 	}
-	data, err := os.ReadFile(file)
+	// Read once: what is imported is what the preview shows.
+	data, err := mcpconfig.ReadImportFile(file, maxImportFile)
 	if err != nil {
 		return fail(env, err)
 	}
@@ -33,9 +55,39 @@ func runImport(_ context.Context, g globals, args []string, env Env) int {
 	if err != nil {
 		return fail(env, err)
 	}
+	if only != "" {
+		ids := strings.Split(only, ",")
+		for _, id := range ids {
+			if !slices.ContainsFunc(servers, func(s mcpconfig.Server) bool { return s.ID == id }) {
+				return usageError(env, "--only: %s has no server %q", file, id)
+			}
+		}
+		servers = slices.DeleteFunc(servers, func(s mcpconfig.Server) bool { return !slices.Contains(ids, s.ID) })
+	}
 	base, err := mcpconfig.Load(configFile)
 	if err != nil {
 		return fail(env, fmt.Errorf("%w (fix it before importing; nothing was changed)", err))
+	}
+	preview := mcpconfig.PreviewImport(base.Servers, servers)
+	if dryRun {
+		_ = printJSON(env, map[string]any{"from": file, "format": format, "into": configFile, "servers": preview})
+		return exitOK
+	}
+	printPreview(env.Stderr, file, format, preview)
+	if len(servers) == 0 {
+		fmt.Fprintln(env.Stderr, "mcpdesk: nothing to import")
+		return exitOK
+	}
+	if !yes {
+		if !isTerminal(env.Stdin) {
+			return usageError(env, "import: no terminal to ask on; read the preview above, then run again with --yes to import it (or --dry-run for JSON)")
+		}
+		fmt.Fprintf(env.Stderr, "Import %d server(s) into %s? [y/N] ", len(servers), configFile)
+		answer, _ := bufio.NewReader(env.Stdin).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			fmt.Fprintln(env.Stderr, "mcpdesk: nothing was imported")
+			return exitFail
+		}
 	}
 	merged, added, replaced := mcpconfig.Merge(base, servers)
 	if err := mcpconfig.WriteFile(configFile, merged); err != nil {
@@ -49,4 +101,84 @@ func runImport(_ context.Context, g globals, args []string, env Env) int {
 	}
 	_ = printJSON(env, map[string]any{"from": file, "format": format, "into": configFile, "added": added, "replaced": replaced})
 	return exitOK
+}
+
+// printPreview writes the import preview for a person: per server what it
+// runs or connects to, every argument on its own line, env and headers
+// (secrets masked), the variables it reads, what it changes and the
+// warnings. Every text in a preview is already safe for a terminal.
+func printPreview(w io.Writer, file, format string, items []mcpconfig.ServerPreview) {
+	shownFile, _ := mcpconfig.Visible(file)
+	fmt.Fprintf(w, "%s (%s): %d server(s)\n", shownFile, format, len(items))
+	for _, it := range items {
+		state := "new"
+		switch {
+		case it.Replaces && len(it.Changes) == 0:
+			state = "replaces an identical server"
+		case it.Replaces:
+			state = "replaces the configured server"
+		}
+		if !it.Enabled {
+			state += ", disabled"
+		}
+		fmt.Fprintf(w, "\n%s  [%s, %s]\n", it.ID, it.Transport, state)
+		if it.Transport == mcpconfig.Stdio {
+			fmt.Fprintf(w, "  command  %s\n", shownText(it.Command))
+			for i, a := range it.Args {
+				fmt.Fprintf(w, "  arg %-4d %s\n", i+1, shownText(a))
+			}
+			if it.Cwd.Text != "" {
+				fmt.Fprintf(w, "  cwd      %s\n", shownText(it.Cwd))
+			}
+			for _, e := range it.Env {
+				fmt.Fprintf(w, "  env      %s=%s\n", e.Name, shownText(e.Value))
+			}
+		} else {
+			fmt.Fprintf(w, "  host     %s\n", it.Host)
+			fmt.Fprintf(w, "  url      %s\n", shownText(it.URL))
+			for _, h := range it.Headers {
+				fmt.Fprintf(w, "  header   %s: %s\n", h.Name, shownText(h.Value))
+			}
+		}
+		if len(it.Reads) > 0 {
+			fmt.Fprintf(w, "  reads from your environment: %s\n", strings.Join(it.Reads, ", "))
+		}
+		for _, c := range it.Changes {
+			name := c.Field
+			if c.Name != "" {
+				name += " " + c.Name
+			}
+			fmt.Fprintf(w, "  changes  %s: %s → %s\n", name, shownList(c.Old), shownList(c.New))
+		}
+		for _, warn := range it.Warnings {
+			fmt.Fprintf(w, "  warning  %s\n", warn)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// shownText is one shown value on a line.
+func shownText(s mcpconfig.Shown) string {
+	switch {
+	case s.Text == "":
+		return `""`
+	case s.Secret:
+		return fmt.Sprintf("%s (secret, %d characters)", s.Text, s.Length)
+	}
+	return s.Text
+}
+
+// shownList is a changed value: (none), one value, or a list.
+func shownList(l []mcpconfig.Shown) string {
+	if len(l) == 0 {
+		return "(none)"
+	}
+	parts := make([]string, len(l))
+	for i, s := range l {
+		parts[i] = shownText(s)
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

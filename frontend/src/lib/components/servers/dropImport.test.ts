@@ -1,12 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
-import type { ImportPreview } from '../../api';
+import { previewItem, shown, type FakePreview } from '../../api/fake';
 import { renderApp, go } from '../../../test/app';
 
-const preview: ImportPreview = {
+const preview: FakePreview = {
   file: 'claude_desktop_config.json',
   format: 'claude',
-  items: [{ id: 'memory', transport: 'stdio', summary: 'npx -y @modelcontextprotocol/server-memory', replaces: false }],
+  items: [previewItem({ id: 'memory', command: shown('npx'), args: [shown('-y'), shown('@modelcontextprotocol/server-memory')] })],
 };
 
 const content = '{"mcpServers": {"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}}}';
@@ -16,7 +16,7 @@ function dataTransfer(files: File[]) {
 }
 
 describe('Drag-and-drop import', () => {
-  it('shows an overlay while a file is dragged, previews the dropped file and imports it by content', async () => {
+  it('shows an overlay while a file is dragged, previews the dropped file and imports what the preview showed', async () => {
     const { fake, user } = renderApp({ preview });
     await go(user, 'settings');
     const file = new File([content], 'claude_desktop_config.json', { type: 'application/json' });
@@ -30,7 +30,8 @@ describe('Drag-and-drop import', () => {
     expect(fake.callsOf('PreviewImportData')).toEqual([['claude_desktop_config.json', content]]);
     expect(screen.getByTestId('nav-servers')).toHaveAttribute('aria-current', 'page');
     await user.click(within(dialog).getByTestId('import-confirm'));
-    await waitFor(() => expect(fake.callsOf('ImportData')).toEqual([['claude_desktop_config.json', content, ['memory']]]));
+    // The preview's token: the content is not sent again.
+    await waitFor(() => expect(fake.callsOf('Import')).toEqual([['fake-preview-1', ['memory']]]));
     expect(await screen.findByTestId('server-memory')).toBeInTheDocument();
   });
 

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"mcpdesk/backend/mcpconfig"
+)
+
+// TestImportCommandShowsWhatWillRun: the command line shows the same
+// preview as the window before it changes anything, asks (or wants
+// --yes), and never prints a secret.
+func TestImportCommandShowsWhatWillRun(t *testing.T) {
+	dir := t.TempDir()
+	into := filepath.Join(dir, "mcp.config.json")
+	off := false
+	if err := mcpconfig.WriteFile(into, &mcpconfig.Config{Servers: []mcpconfig.Server{{ID: "notes", Command: "/opt/notes/server", Enabled: &off}}}); err != nil {
+		t.Fatal(err)
+	}
+	const secret = "sk-proj-0123456789abcdefghijklmnopqrstuv"
+	file := filepath.Join(dir, "claude_desktop_config.json")
+	if err := os.WriteFile(file, []byte(`{"mcpServers": {
+  "notes": {"command": "/opt/notes/server", "args": ["--root", "${HOME}/notes", "\u001b[2Jfake prompt"], "disabled": true,
+            "env": {"NODE_OPTIONS": "--require /tmp/x.js", "OPENAI_API_KEY": "`+secret+`"}},
+  "other": {"command": "/bin/true", "disabled": true}
+}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(into)
+	unchanged := func(what string) {
+		t.Helper()
+		if after, _ := os.ReadFile(into); !bytes.Equal(before, after) {
+			t.Fatalf("%s changed the config:\n%s", what, after)
+		}
+	}
+
+	// No terminal and no --yes: the preview, then a refusal.
+	code, out, errOut := run(t, context.Background(), "import", "--config", into, file)
+	if code != exitUsage || out != "" || !strings.Contains(errOut, "--yes") {
+		t.Fatalf("without --yes: exit %d out %q err %q", code, out, errOut)
+	}
+	for _, want := range []string{
+		"arg 1    --root", "arg 2    ${HOME}/notes", "arg 3    ␛[2Jfake prompt", "env      NODE_OPTIONS=--require /tmp/x.js",
+		"env      OPENAI_API_KEY=sk-…stuv (secret, 40 characters)", "reads from your environment: HOME",
+		"replaces the configured server", "changes  args: (none) → [--root, ${HOME}/notes, ␛[2Jfake prompt]",
+		"warning  sets NODE_OPTIONS, which adds options to every Node.js program", "other  [stdio, new, disabled]",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("the preview lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(errOut, secret) || strings.Contains(errOut, "\x1b") {
+		t.Fatalf("the preview prints a secret or an escape sequence:\n%q", errOut)
+	}
+	unchanged("a refused import")
+
+	// --dry-run: the preview as JSON, nothing changed.
+	code, out, errOut = run(t, context.Background(), "import", "--config", into, "--dry-run", file)
+	var dry struct {
+		Format  string                    `json:"format"`
+		Servers []mcpconfig.ServerPreview `json:"servers"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &dry) != nil || dry.Format != "claude" || len(dry.Servers) != 2 || strings.Contains(out, secret) {
+		t.Fatalf("--dry-run: exit %d out %s err %s", code, out, errOut)
+	}
+	unchanged("--dry-run")
+
+	// --only with an id the file lacks is a usage error.
+	if code, _, errOut = run(t, context.Background(), "import", "--config", into, "--yes", "--only", "ghost", file); code != exitUsage || !strings.Contains(errOut, `no server "ghost"`) {
+		t.Fatalf("--only ghost: exit %d err %s", code, errOut)
+	}
+
+	// --yes imports what was shown, and only the chosen server.
+	code, out, errOut = run(t, context.Background(), "import", "--config", into, "--yes", "--only", "notes", file)
+	if code != 0 || !strings.Contains(out, `"replaced": [`) || strings.Contains(errOut, "other  [") {
+		t.Fatalf("--yes: exit %d out %s err %s", code, out, errOut)
+	}
+	cfg, err := mcpconfig.Load(into)
+	if err != nil || len(cfg.Servers) != 1 || cfg.Servers[0].Env["OPENAI_API_KEY"] != secret {
+		t.Fatalf("imported: %+v %v", cfg, err)
+	}
+}
