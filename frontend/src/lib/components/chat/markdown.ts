@@ -1,11 +1,12 @@
 // Markdown for chat messages (SPEC D7): GitHub-flavoured markdown by
-// marked, code highlighted by highlight.js, sanitised by DOMPurify, and a
-// copy button on every code block. Long streamed replies are rendered in
+// marked, code highlighted by highlight.js, sanitised by the shared
+// allow-list (remote images become placeholders), and a copy button on
+// every code block. Long streamed replies are rendered in
 // blocks (splitBlocks): finished blocks are rendered once and kept, only
 // the block still being written is rendered again as text arrives.
 
-import DOMPurify from 'dompurify';
 import { Marked, type Tokens } from 'marked';
+import { createSanitizer, fragmentHTML, placeholdRemoteImages } from '../../content/sanitize';
 import { escapeHTML } from '../../util/json';
 import { highlight, knownLanguage } from './highlight';
 
@@ -24,25 +25,9 @@ md.use({
   },
 });
 
-// A private DOMPurify, so its hooks never touch the inspector's markdown.
-const purify = DOMPurify(window);
-purify.addHook('afterSanitizeAttributes', (node) => {
-  // The only inputs markdown makes are task-list boxes: whatever else a
-  // model writes becomes a disabled checkbox.
-  if (node.nodeName === 'INPUT') {
-    node.setAttribute('type', 'checkbox');
-    node.setAttribute('disabled', '');
-  }
-  if (node.nodeName === 'A') node.setAttribute('rel', 'noreferrer noopener');
-});
-
-const SANITIZE = {
-  FORBID_TAGS: ['style', 'form', 'button', 'textarea', 'select', 'option', 'iframe', 'object', 'embed', 'frame', 'frameset'],
-  FORBID_ATTR: ['style', 'srcset', 'id', 'name'],
-  // data-lang is ours (set above); a model's own data-* attributes are dropped.
-  ALLOW_DATA_ATTR: false,
-  ADD_ATTR: ['data-lang'],
-};
+// Sanitised by the shared allow-list (lib/content/sanitize.ts); remote
+// images become placeholders there.
+const sanitize = createSanitizer('chat');
 
 /** renderStats counts markdown renders: a test hook for the streaming throttle. */
 export const renderStats = { renders: 0 };
@@ -54,11 +39,13 @@ const COPY_ICON =
  * renderChatMarkdown turns markdown into sanitised HTML. Every code block
  * gets a header with its language and a copy button (class code-copy,
  * labelled copyLabel): the button is added after sanitising, so a model
- * can never write one.
+ * can never write one. Every remote image is a placeholder
+ * (placeholdRemoteImages).
  */
 export function renderChatMarkdown(text: string, copyLabel: string): string {
   renderStats.renders++;
-  const frag = purify.sanitize(md.parse(text, { async: false }), { ...SANITIZE, RETURN_DOM_FRAGMENT: true });
+  const frag = sanitize(md.parse(text, { async: false }));
+  placeholdRemoteImages(frag);
   for (const pre of frag.querySelectorAll('pre')) {
     const block = document.createElement('div');
     block.className = 'code-block';
@@ -79,9 +66,7 @@ export function renderChatMarkdown(text: string, copyLabel: string): string {
     pre.replaceWith(block);
     block.append(head, pre);
   }
-  const out = document.createElement('div');
-  out.append(frag);
-  return out.innerHTML;
+  return fragmentHTML(frag);
 }
 
 const FENCE = /^\s*(`{3,}|~{3,})/;

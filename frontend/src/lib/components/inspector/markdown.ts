@@ -1,21 +1,24 @@
-// Markdown → sanitised HTML for resource previews and prompt messages.
+// Markdown → sanitised HTML for resource previews, prompt messages and tool
+// results: the shared allow-list (lib/content/sanitize.ts), with every
+// remote image swapped for a placeholder.
 
-import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
+import { createSanitizer, fragmentHTML, placeholdRemoteImages } from '../../content/sanitize';
 
 // A private instance, so options set here never leak into other users of marked.
 const md = new Marked({ gfm: true, breaks: false, async: false });
 
-/** Tags and attributes removed on top of DOMPurify's defaults. */
-const FORBID_TAGS = ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed'];
-const FORBID_ATTR = ['style', 'srcset'];
+const sanitize = createSanitizer('inspector');
 
 /**
- * renderMarkdown turns GitHub-flavoured markdown into HTML with every script,
- * event handler, javascript: URL and form element removed. Links stay as
- * plain <a href>; the component showing them decides what a click does.
+ * renderMarkdown turns GitHub-flavoured markdown into HTML that keeps only
+ * the elements and attributes the allow-list names: no script, event
+ * handler, style, form, frame, SVG or MathML; links only to http(s) and
+ * mailto; remote images as placeholders that load nothing. The component
+ * showing it decides what a click on a link does.
  */
 export function renderMarkdown(text: string): string {
-  const html = md.parse(text, { async: false });
-  return DOMPurify.sanitize(html, { FORBID_TAGS, FORBID_ATTR });
+  const frag = sanitize(md.parse(text, { async: false }));
+  placeholdRemoteImages(frag);
+  return fragmentHTML(frag);
 }
