@@ -23,6 +23,7 @@ import (
 	"mcpdesk/backend/instance"
 	"mcpdesk/backend/shellenv"
 	"mcpdesk/backend/store"
+	"mcpdesk/backend/websec"
 )
 
 //go:embed all:frontend/dist
@@ -67,8 +68,16 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcpdesk:", err, "— starting anyway")
 	}
+	// The window never leaves the app's pages, and they run only the app's
+	// own scripts (backend/websec).
+	web, err := websec.ForWindow(devBuild, websec.DevServerAddr(os.Args[1:], os.Getenv))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcpdesk:", err)
+		os.Exit(1)
+	}
 	app, err := NewApp(Config{DataDir: dataDir, Version: version, Started: started,
-		Instance: lock, QuickChat: wantsQuickChat(os.Args[1:]), TrayIcon: trayIcon()})
+		Instance: lock, QuickChat: wantsQuickChat(os.Args[1:]), TrayIcon: trayIcon(),
+		Web: web, NavigationCheck: os.Getenv("MCPDESK_CHECK_NAVIGATION")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcpdesk:", err)
 		os.Exit(1)
@@ -79,7 +88,7 @@ func main() {
 		Height:           820,
 		MinWidth:         900, // also FULL_MIN in frontend/src/lib/state/quickChat.svelte.ts
 		MinHeight:        600,
-		AssetServer:      &assetserver.Options{Assets: assets},
+		AssetServer:      &assetserver.Options{Assets: assets, Middleware: web.Middleware},
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		OnStartup:        app.startup,
 		OnDomReady:       app.domReady,

@@ -55,7 +55,8 @@ until_ok 5 grep -q watching "$work/watcher.log" || { cat "$work/watcher.log"; ec
 
 "$bin" --data-dir "$work/data" >"$work/app.log" 2>&1 &
 pid=$!
-until_ok 20 grep -q "window ready" "$work/app.log" || { cat "$work/app.log"; echo "desktop-check: no window"; exit 1; }
+# Up to 40 s: a loaded CI machine once took longer than 20 s to show the window.
+until_ok 40 grep -q "window ready" "$work/app.log" || { cat "$work/app.log"; echo "desktop-check: no window within 40 s"; exit 1; }
 until_ok 10 grep -q "mcp server connected" "$work/app.log" || true
 win() { xdotool search --onlyvisible --name '^MCP Desk$' | head -1; }
 size() { local w; w=$(win) && [ -n "$w" ] && xdotool getwindowgeometry "$w" | sed -n 's/.*Geometry: //p'; }

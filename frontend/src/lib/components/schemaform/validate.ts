@@ -1,13 +1,14 @@
-// JSON Schema validation with Ajv, shared by the schema form (arguments
-// before a run) and the result view (structuredContent against a tool's
+// JSON Schema validation, shared by the schema form (arguments before a
+// run) and the result view (structuredContent against a tool's
 // outputSchema). The draft is chosen from $schema: 2020-12 when absent (the
-// MCP default), draft-07 and 2019-09 when named. A schema Ajv cannot compile
-// yields a validator that reports why instead of throwing.
+// MCP default), draft-07, draft-04 and 2019-09 when named. A schema that
+// cannot be used yields a validator that reports why instead of throwing.
+//
+// The validator interprets the schema (@cfworker/json-schema): the app's
+// Content-Security-Policy refuses eval, so a validator that compiles
+// schemas to code (Ajv) cannot run in the app.
 
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import Ajv2019 from 'ajv/dist/2019';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import { Validator as CfValidator, encodePointer, type OutputUnit, type SchemaDraft } from '@cfworker/json-schema';
 import { fromPointer, type Schema } from './engine';
 
 /** One reason a value does not match its schema. */
@@ -19,41 +20,28 @@ export interface SchemaError {
   keyword: string;
   params: Record<string, unknown>;
   schemaPath: string;
-  /** Ajv's English message, for keywords without a translation. */
+  /** The validator's English message, for keywords without a translation. */
   message: string;
 }
 
 export interface Validator {
   /** validate returns the errors of value; [] when it matches. */
   (value: unknown): SchemaError[];
-  /** Why the schema could not be compiled; the validator then accepts everything. */
+  /** Why the schema could not be used; the validator then accepts everything. */
   compileError?: string;
 }
 
-type Draft = '07' | '2019' | '2020';
-const instances = new Map<Draft, Ajv>();
-
-function ajv(draft: Draft): Ajv {
-  let a = instances.get(draft);
-  if (!a) {
-    const opts = { strict: false, allErrors: true, validateSchema: false, addUsedSchema: false, logger: false } as const;
-    a = draft === '2020' ? new Ajv2020(opts) : draft === '2019' ? new Ajv2019(opts) : new Ajv(opts);
-    addFormats(a);
-    instances.set(draft, a);
-  }
-  return a;
-}
-
-function draftOf(schema: Schema): Draft {
+function draftOf(schema: Schema): SchemaDraft {
   const id = typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (/draft-0[4-7]/.test(id)) return '07';
-  if (id.includes('2019-09')) return '2019';
-  return '2020';
+  if (/draft-0[0-4]/.test(id)) return '4';
+  if (/draft-0[5-7]/.test(id)) return '7';
+  if (id.includes('2019-09')) return '2019-09';
+  return '2020-12';
 }
 
 const cache = new WeakMap<object, Validator>();
 
-/** validatorFor compiles schema once (cached per schema object) into a Validator. */
+/** validatorFor prepares schema once (cached per schema object) as a Validator. */
 export function validatorFor(schema: Schema): Validator {
   const hit = cache.get(schema);
   if (hit) return hit;
@@ -62,35 +50,139 @@ export function validatorFor(schema: Schema): Validator {
   return v;
 }
 
-function compile(schema: Schema): Validator {
-  // $schema only picks the class; removing it keeps Ajv from looking up meta-schemas.
-  const body: Schema = { ...schema };
-  delete body.$schema;
-  const first = draftOf(schema);
-  const order: Draft[] = [first, ...(['2020', '07'] as Draft[]).filter((d) => d !== first)];
-  let lastError = '';
-  for (const d of order) {
-    let fn: ValidateFunction;
-    try {
-      fn = ajv(d).compile(body);
-    } catch (e) {
-      lastError = (e as Error).message;
-      continue;
-    }
-    return (value: unknown) => (fn(value) ? [] : (fn.errors ?? []).map(toError));
-  }
+function accepting(reason: string): Validator {
   const accept: Validator = () => [];
-  accept.compileError = lastError;
+  accept.compileError = reason;
   return accept;
 }
 
-function toError(e: ErrorObject): SchemaError {
-  const path = fromPointer(e.instancePath);
-  const params = e.params as Record<string, unknown>;
-  if ((e.keyword === 'required' || e.keyword === 'dependentRequired' || e.keyword === 'dependencies') && typeof params.missingProperty === 'string') {
-    path.push(params.missingProperty);
+function compile(schema: Schema): Validator {
+  // A deep copy: the validator marks the schema objects it is given, and
+  // the caller's may be reactive or frozen. $schema only picks the draft;
+  // removing it keeps the validator from looking up meta-schemas.
+  let body: Schema;
+  try {
+    body = JSON.parse(JSON.stringify(schema)) as Schema;
+  } catch (e) {
+    return accepting((e as Error).message);
   }
-  return { pointer: e.instancePath, path, keyword: e.keyword, params, schemaPath: e.schemaPath, message: e.message ?? e.keyword };
+  delete body.$schema;
+  const unresolved = missingRef(body);
+  if (unresolved) return accepting(`cannot resolve $ref ${JSON.stringify(unresolved)}`);
+  let v: CfValidator;
+  try {
+    v = new CfValidator(body as never, draftOf(schema), false);
+  } catch (e) {
+    return accepting((e as Error).message);
+  }
+  const validate: Validator = (value: unknown) => {
+    try {
+      return toErrors(v.validate(value).errors, body);
+    } catch (e) {
+      // A reference the check above could not see (an $id or anchor elsewhere).
+      validate.compileError = (e as Error).message.split('\n')[0];
+      return [];
+    }
+  };
+  return validate;
+}
+
+/** missingRef is the first local JSON-pointer $ref of root that points nowhere. */
+function missingRef(root: unknown): string {
+  const seen = new Set<unknown>();
+  const walk = (node: unknown): string => {
+    if (!node || typeof node !== 'object' || seen.has(node)) return '';
+    seen.add(node);
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && (ref === '#' || ref.startsWith('#/')) && at(root, ref) === undefined) return ref;
+    for (const child of Object.values(node)) {
+      const m = walk(child);
+      if (m) return m;
+    }
+    return '';
+  };
+  return walk(root);
+}
+
+/** at resolves a "#/a/b" pointer (URI-encoded, as validators write them) in root. */
+function at(root: unknown, location: string): unknown {
+  let node = root;
+  for (const seg of fromPointer(decodeURI(location.replace(/^#/, '')))) {
+    if (!node || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[seg];
+  }
+  return node;
+}
+
+// Units that only say "something inside failed"; the inner units say what.
+const SUMMARIES = new Set([
+  'properties', 'patternProperties', 'items', 'prefixItems', 'additionalItems', 'propertyNames', 'dependentSchemas',
+  '$ref', '$recursiveRef', 'allOf', 'if', 'contains',
+]);
+
+const quoted = (message: string): string[] => [...message.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
+
+function toErrors(units: OutputUnit[], root: unknown): SchemaError[] {
+  const out: Array<SchemaError & { at: string }> = [];
+  // Properties that additionalProperties: false refused: their own "false
+  // schema" unit says the same again.
+  const refused = new Set<string>();
+  for (const u of units) {
+    if (SUMMARIES.has(u.keyword) && !(u.keyword === 'contains' && !/does not match/.test(u.error))) continue;
+    const params: Record<string, unknown> = {};
+    const value = at(root, u.keywordLocation);
+    const names = quoted(u.error);
+    switch (u.keyword) {
+      case 'additionalProperties':
+      case 'unevaluatedProperties':
+        if (value !== false) continue; // a schema: its own errors say what
+        params[u.keyword === 'additionalProperties' ? 'additionalProperty' : 'unevaluatedProperty'] = names[0] ?? '';
+        refused.add(`${u.instanceLocation}/${encodePointer(names[0] ?? '')}`);
+        break;
+      case 'false':
+        break;
+      case 'required':
+        params.missingProperty = names[names.length - 1] ?? '';
+        break;
+      case 'dependentRequired':
+      case 'dependencies':
+        if (names.length < 2) continue; // the schema form of dependencies: a summary
+        params.missingProperty = names[names.length - 1];
+        break;
+      case 'type':
+        params.type = value;
+        break;
+      case 'pattern':
+        params.pattern = value;
+        break;
+      case 'format':
+        params.format = value;
+        break;
+      case 'multipleOf':
+        params.multipleOf = value;
+        break;
+      case 'const':
+        params.allowedValue = value;
+        break;
+      case 'enum':
+        params.allowedValues = value;
+        break;
+      case 'oneOf': {
+        const m = /\((\d+) matches\)/.exec(u.error);
+        if (m && Number(m[1]) > 1) params.passingSchemas = Array.from({ length: Number(m[1]) }, (_, i) => i);
+        break;
+      }
+      default:
+        if (typeof value === 'number') params.limit = value;
+    }
+    const pointer = decodeURI(u.instanceLocation.replace(/^#/, ''));
+    const path = fromPointer(pointer);
+    if (typeof params.missingProperty === 'string') path.push(params.missingProperty);
+    out.push({ pointer, path, keyword: u.keyword === 'false' ? 'false schema' : u.keyword, params, schemaPath: u.keywordLocation, message: u.error, at: u.instanceLocation });
+  }
+  const kept = out.filter((e) => !(e.keyword === 'false schema' && refused.has(e.at))).map(({ at: _, ...e }) => e as SchemaError);
+  // The whole value's problems first, then each field's in schema order.
+  return kept.map((e, i) => ({ e, i })).sort((a, b) => a.e.path.length - b.e.path.length || a.i - b.i).map(({ e }) => e);
 }
 
 /**

@@ -1,0 +1,100 @@
+//go:build linux && (desktop || dev)
+
+// The C half of guard_linux.go: finds the app's WebKitWebView on the
+// GTK main thread and answers its decide-policy signal by asking Go
+// (backend/websec decides; this file only carries the question).
+
+#include <stdint.h>
+#include <gtk/gtk.h>
+#include <webkit2/webkit2.h>
+#include "_cgo_export.h"
+#include "guard_linux.h"
+
+#define NAVGUARD_KEY "mcpdesk-navguard"
+
+// Kinds, as websec.Kind.
+enum { KIND_NAVIGATE = 0, KIND_NEW_WINDOW = 1, KIND_MAIN_RESPONSE = 2, KIND_SUB_RESPONSE = 3 };
+
+static gboolean navguard_decide_policy(WebKitWebView *view, WebKitPolicyDecision *decision,
+                                       WebKitPolicyDecisionType type, gpointer data)
+{
+    uintptr_t h = (uintptr_t)data;
+    const char *uri = NULL;
+    int kind;
+    switch (type) {
+    case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION:
+    case WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION: {
+        WebKitNavigationAction *action =
+            webkit_navigation_policy_decision_get_navigation_action(WEBKIT_NAVIGATION_POLICY_DECISION(decision));
+        WebKitURIRequest *request = action ? webkit_navigation_action_get_request(action) : NULL;
+        uri = request ? webkit_uri_request_get_uri(request) : NULL;
+        kind = type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION ? KIND_NAVIGATE : KIND_NEW_WINDOW;
+        break;
+    }
+    case WEBKIT_POLICY_DECISION_TYPE_RESPONSE: {
+        WebKitResponsePolicyDecision *rd = WEBKIT_RESPONSE_POLICY_DECISION(decision);
+        WebKitURIResponse *response = webkit_response_policy_decision_get_response(rd);
+        uri = response ? webkit_uri_response_get_uri(response) : NULL;
+        kind = KIND_MAIN_RESPONSE;
+#if WEBKIT_CHECK_VERSION(2, 40, 0)
+        if (!webkit_response_policy_decision_is_main_frame_main_resource(rd))
+            kind = KIND_SUB_RESPONSE;
+#endif
+        break;
+    }
+    default:
+        // A kind of decision this WebKit is newer than: refuse it.
+        webkit_policy_decision_ignore(decision);
+        return TRUE;
+    }
+    if (navguardDecide(h, kind, (char *)(uri ? uri : "")))
+        return FALSE; // WebKit's own handling
+    webkit_policy_decision_ignore(decision);
+    return TRUE;
+}
+
+// navguard_hook connects to view unless it is hooked already or shows a
+// page that is not the app's (the developer tools' inspector).
+static int navguard_hook(WebKitWebView *view, uintptr_t h)
+{
+    if (g_object_get_data(G_OBJECT(view), NAVGUARD_KEY))
+        return 0;
+    const char *uri = webkit_web_view_get_uri(view);
+    // No URI yet: the view is about to load the app's start page.
+    if (uri && *uri && !navguardIsAppPage(h, (char *)uri))
+        return 0;
+    g_signal_connect(view, "decide-policy", G_CALLBACK(navguard_decide_policy), (gpointer)h);
+    g_object_set_data(G_OBJECT(view), NAVGUARD_KEY, GINT_TO_POINTER(1));
+    return 1;
+}
+
+static int navguard_walk(GtkWidget *widget, uintptr_t h)
+{
+    if (WEBKIT_IS_WEB_VIEW(widget))
+        return navguard_hook(WEBKIT_WEB_VIEW(widget), h);
+    int n = 0;
+    if (GTK_IS_CONTAINER(widget)) {
+        GList *children = gtk_container_get_children(GTK_CONTAINER(widget));
+        for (GList *l = children; l != NULL; l = l->next)
+            n += navguard_walk(GTK_WIDGET(l->data), h);
+        g_list_free(children);
+    }
+    return n;
+}
+
+static gboolean navguard_search(gpointer data)
+{
+    uintptr_t h = (uintptr_t)data;
+    int hooked = 0;
+    GList *tops = gtk_window_list_toplevels();
+    for (GList *l = tops; l != NULL; l = l->next)
+        hooked += navguard_walk(GTK_WIDGET(l->data), h);
+    g_list_free(tops);
+    navguardSearched(h, hooked);
+    return G_SOURCE_REMOVE;
+}
+
+void navguard_watch(uintptr_t h)
+{
+    g_idle_add(navguard_search, (gpointer)h);
+}

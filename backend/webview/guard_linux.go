@@ -1,0 +1,80 @@
+//go:build linux && (desktop || dev)
+
+package webview
+
+/*
+#cgo linux pkg-config: gtk+-3.0
+#cgo !webkit2_41 pkg-config: webkit2gtk-4.0
+#cgo webkit2_41 pkg-config: webkit2gtk-4.1
+#include "guard_linux.h"
+*/
+import "C"
+
+import (
+	"log/slog"
+	"runtime/cgo"
+	"sync"
+
+	"mcpdesk/backend/websec"
+)
+
+// Guard keeps the window on the app's own pages at the lowest level
+// there is: WebKit's navigation policy (Wails v2 does not expose it). It
+// connects to the app's WebKitWebView's decide-policy signal, asks the
+// websec.Policy about every navigation, response and new-window request,
+// and ignores what the policy refuses, logging the target's host.
+type Guard struct {
+	policy *websec.Policy
+	logger *slog.Logger
+	handle cgo.Handle // how C callbacks find this guard; lives as long as the process
+	once   sync.Once
+	ready  chan struct{} // closed once a web view is watched
+}
+
+// New returns a guard asking p; nothing is hooked until Watch.
+func New(p *websec.Policy, logger *slog.Logger) *Guard {
+	g := &Guard{policy: p, logger: logger, ready: make(chan struct{})}
+	g.handle = cgo.NewHandle(g)
+	return g
+}
+
+// Watching is closed once the guard watches the window.
+func (g *Guard) Watching() <-chan struct{} { return g.ready }
+
+// Watch hooks the app's web views that are not hooked yet, on the GTK
+// main thread; safe from any goroutine and safe to repeat (startup, every
+// domReady).
+func (g *Guard) Watch() {
+	if g == nil || g.policy == nil {
+		return
+	}
+	C.navguard_watch(C.uintptr_t(g.handle))
+}
+
+//export navguardDecide
+func navguardDecide(h C.uintptr_t, kind C.int, uri *C.char) C.int {
+	g := cgo.Handle(h).Value().(*Guard)
+	d := g.policy.Decide(websec.Kind(kind), C.GoString(uri))
+	if d.Allow {
+		return 1
+	}
+	g.logger.Info("navigation blocked", "kind", d.Kind.String(), "host", d.Host)
+	return 0
+}
+
+//export navguardIsAppPage
+func navguardIsAppPage(h C.uintptr_t, uri *C.char) C.int {
+	if cgo.Handle(h).Value().(*Guard).policy.IsAppPage(C.GoString(uri)) {
+		return 1
+	}
+	return 0
+}
+
+//export navguardSearched
+func navguardSearched(h C.uintptr_t, hooked C.int) {
+	g := cgo.Handle(h).Value().(*Guard)
+	if hooked > 0 {
+		g.logger.Info("navigation guard watching the window", "views", int(hooked))
+		g.once.Do(func() { close(g.ready) })
+	}
+}

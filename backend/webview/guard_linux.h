@@ -1,0 +1,4 @@
+#include <stdint.h>
+
+// navguard_watch hooks the app's web views on the GTK main thread (any thread may call it).
+void navguard_watch(uintptr_t h);
