@@ -5,13 +5,12 @@
 //
 // The lock is an OS file lock, so it is released however the holder ends —
 // a crash leaves no stale "already running". The socket is a Unix-domain
-// socket (also on Windows 10 and later).
+// socket (also on Windows 10 and later) in a folder of the user's own
+// (see guard.go): only the user's own processes can hand anything over.
 package instance
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,10 +26,9 @@ import (
 var ErrRunning = errors.New("MCP Desk is already running with this data folder; its window was brought forward")
 
 const (
-	lockName   = "mcpdesk.lock"
-	socketName = "mcpdesk.sock"
+	lockName = "mcpdesk.lock"
 	// Unix socket paths are limited to about 104–108 bytes.
-	maxSocketPath = 100
+	maxSocketPath = 104
 	// How long a second launch waits for the first one to answer: the
 	// first may have taken the lock a moment before it listens.
 	handOverWait = 3 * time.Second
@@ -46,6 +44,7 @@ type Lock struct {
 	file     lockFile
 	listener net.Listener
 	path     string
+	guard    guard
 	requests chan Request
 
 	mu      sync.Mutex
@@ -56,10 +55,19 @@ type Lock struct {
 // Acquire takes the instance lock of dir. When another process holds it,
 // args are handed to that process and ErrRunning is returned; an error
 // that is not ErrRunning means neither worked (and says why).
+//
+// The socket lives in a folder only the user can enter (guard.go); a
+// folder that is not the user's own, or that others may enter, is refused
+// with an error that says so — the caller then starts without the
+// hand-over rather than trust it.
 func Acquire(dir string, args []string) (*Lock, error) {
+	return acquire(dir, args, defaultGuard())
+}
+
+func acquire(dir string, args []string, g guard) (*Lock, error) {
 	f, err := tryLock(filepath.Join(dir, lockName))
 	if errors.Is(err, errLocked) {
-		if err := handOver(socketPath(dir), Request{Args: args}); err != nil {
+		if err := handOver(g, dir, Request{Args: args}); err != nil {
 			return nil, fmt.Errorf("another MCP Desk holds %s but does not answer: %w", filepath.Join(dir, lockName), err)
 		}
 		return nil, ErrRunning
@@ -67,16 +75,12 @@ func Acquire(dir string, args []string) (*Lock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("instance lock: %w", err)
 	}
-	path := socketPath(dir)
-	// We hold the lock: a socket file left here is from a process that
-	// is gone.
-	_ = os.Remove(path)
-	ln, err := net.Listen("unix", path)
+	ln, path, err := g.listen(dir)
 	if err != nil {
 		f.unlock()
-		return nil, fmt.Errorf("instance socket %s: %w", path, err)
+		return nil, fmt.Errorf("instance socket: %w", err)
 	}
-	l := &Lock{file: f, listener: ln, path: path, requests: make(chan Request, 8)}
+	l := &Lock{file: f, listener: ln, path: path, guard: g, requests: make(chan Request, 8)}
 	go l.accept()
 	return l, nil
 }
@@ -123,6 +127,11 @@ func (l *Lock) accept() {
 		if err != nil {
 			return
 		}
+		if err := l.guard.checkPeer(c); err != nil {
+			// Not the user's own process: not a word is read.
+			c.Close()
+			continue
+		}
 		r, ok := readRequest(c)
 		if ok {
 			select {
@@ -149,29 +158,47 @@ func readRequest(c net.Conn) (Request, bool) {
 	return r, true
 }
 
-// handOver sends r to the process listening at path and waits for its
-// acknowledgement, retrying while that process is starting.
-func handOver(path string, r Request) error {
+// handOver sends r to the process listening for data folder dir and waits
+// for its acknowledgement, retrying while that process is starting. The
+// socket's folder and the listening process must be the user's own.
+func handOver(g guard, dir string, r Request) error {
 	msg, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	path, err := g.socketPath(dir)
 	if err != nil {
 		return err
 	}
 	deadline := time.Now().Add(handOverWait)
 	for {
-		err = send(path, append(msg, '\n'))
-		if err == nil || time.Now().After(deadline) {
+		err = send(g, path, append(msg, '\n'))
+		var refused untrusted
+		if err == nil || errors.As(err, &refused) || time.Now().After(deadline) {
 			return err
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 }
 
-func send(path string, msg []byte) error {
+// untrusted is a refusal to talk to the socket, which waiting cannot
+// change.
+type untrusted struct{ error }
+
+func (u untrusted) Unwrap() error { return u.error }
+
+func send(g guard, path string, msg []byte) error {
+	if err := g.checkDir(filepath.Dir(path)); err != nil {
+		return untrusted{err}
+	}
 	c, err := net.DialTimeout("unix", path, time.Second)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
+	if err := g.checkPeer(c); err != nil {
+		return untrusted{fmt.Errorf("%s: %w", path, err)}
+	}
 	_ = c.SetDeadline(time.Now().Add(2 * time.Second))
 	if _, err := c.Write(msg); err != nil {
 		return err
@@ -184,15 +211,4 @@ func send(path string, msg []byte) error {
 		return fmt.Errorf("unexpected answer %q", ack)
 	}
 	return nil
-}
-
-// socketPath is the socket beside the lock, or one in the temp folder
-// named after the data folder when that path would be too long.
-func socketPath(dir string) string {
-	p := filepath.Join(dir, socketName)
-	if len(p) <= maxSocketPath {
-		return p
-	}
-	sum := sha256.Sum256([]byte(dir))
-	return filepath.Join(os.TempDir(), "mcpdesk-"+hex.EncodeToString(sum[:6])+".sock")
 }

@@ -13,6 +13,17 @@ import (
 // The test binary doubles as a second process: with MCPDESK_INSTANCE_CHILD
 // set it takes the lock of that folder and waits to be killed.
 func TestMain(m *testing.M) {
+	// Sockets go to a runtime folder of the tests' own (the child inherits it).
+	if os.Getenv("MCPDESK_INSTANCE_CHILD") == "" {
+		rt, err := os.MkdirTemp("", "mcpdesk-rt")
+		if err != nil {
+			panic(err)
+		}
+		os.Setenv("XDG_RUNTIME_DIR", rt)
+		code := m.Run()
+		os.RemoveAll(rt)
+		os.Exit(code)
+	}
 	if dir := os.Getenv("MCPDESK_INSTANCE_CHILD"); dir != "" {
 		l, err := Acquire(dir, nil)
 		if err != nil {
@@ -113,7 +124,11 @@ func TestKilledHolderReleases(t *testing.T) {
 	}
 	_ = child.Process.Kill()
 	_ = child.Wait()
-	if _, err := os.Stat(filepath.Join(dir, socketName)); err != nil {
+	sock, err := defaultGuard().socketPath(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(sock); err != nil {
 		t.Fatalf("expected the killed child's socket file to remain: %v", err)
 	}
 	l, err := Acquire(dir, nil)
@@ -123,7 +138,7 @@ func TestKilledHolderReleases(t *testing.T) {
 	l.Close()
 }
 
-func TestLongFolderUsesTempSocket(t *testing.T) {
+func TestLongFolderGetsAShortSocket(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), strings.Repeat("d", 60), strings.Repeat("e", 60))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -133,8 +148,8 @@ func TestLongFolderUsesTempSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if p := socketPath(dir); !strings.HasPrefix(p, os.TempDir()) || len(p) > maxSocketPath {
-		t.Fatalf("socket path %q", p)
+	if p, err := defaultGuard().socketPath(dir); err != nil || len(p) > maxSocketPath || !strings.HasPrefix(p, os.Getenv("XDG_RUNTIME_DIR")) {
+		t.Fatalf("socket path %q, %v", p, err)
 	}
 	if _, err := Acquire(dir, nil); !errors.Is(err, ErrRunning) {
 		t.Fatalf("second: %v", err)

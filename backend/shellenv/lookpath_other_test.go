@@ -66,8 +66,8 @@ func TestLookPath(t *testing.T) {
 }
 
 func TestCommandLineIsIdentity(t *testing.T) {
-	name, args := NewProvider(false).CommandLine("/usr/bin/npx.cmd", []string{"-y", "a b"})
-	if name != "/usr/bin/npx.cmd" || len(args) != 2 || args[1] != "a b" {
-		t.Fatalf("CommandLine changed the command: %q %q", name, args)
+	c, err := NewProvider(false).CommandLine("/usr/bin/npx.cmd", []string{"-y", "a b", "x&y\n"})
+	if err != nil || c.Path != "/usr/bin/npx.cmd" || len(c.Args) != 3 || c.Args[1] != "a b" || c.Line != "" {
+		t.Fatalf("CommandLine changed the command: %+v %v", c, err)
 	}
 }

@@ -42,6 +42,6 @@ func prepareShell(cmd *exec.Cmd) {
 }
 
 // commandLine is the identity outside Windows.
-func commandLine(resolved string, args []string) (string, []string) {
-	return resolved, args
+func commandLine(resolved string, args []string) (Command, error) {
+	return Command{Path: resolved, Args: args}, nil
 }

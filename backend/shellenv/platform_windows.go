@@ -60,44 +60,21 @@ func findExecutable(path string, exts []string) (string, error) {
 // prepareShell is unused on Windows, where there is no login shell to ask.
 func prepareShell(*exec.Cmd) {}
 
-// commandLine runs a .cmd or .bat file through cmd.exe: /d skips the
-// AutoRun commands (which could print into the protocol stream), /s and
-// /c run the rest of the line, and "call" lets the script's path carry
-// spaces ("C:\Program Files\nodejs\npx.cmd") without /s stripping its
-// quotes.
-//
-// os/exec quotes arguments that contain spaces, tabs or quotes for
-// CommandLineToArgvW; cmd.exe treats & | < > ^ ( ) outside quotes as
-// operators, so in an argument os/exec leaves unquoted they are escaped
-// with ^.
-func commandLine(resolved string, args []string) (string, []string) {
+// commandLine runs a .cmd or .bat file through cmd.exe with a command line
+// quoted for cmd.exe's rules (BatchCommandLine), given to the process as it
+// is: os/exec would quote the arguments for CommandLineToArgvW, which
+// cmd.exe does not follow, so "a\"&calc.exe" would run calc.
+func commandLine(resolved string, args []string) (Command, error) {
 	switch strings.ToLower(filepath.Ext(resolved)) {
 	case ".cmd", ".bat":
 	default:
-		return resolved, args
+		return Command{Path: resolved, Args: args}, nil
 	}
-	argv := make([]string, 0, len(args)+5)
-	argv = append(argv, "/d", "/s", "/c", "call", resolved)
-	for _, a := range args {
-		argv = append(argv, escapeCmdArg(a))
+	line, err := BatchCommandLine(resolved, args)
+	if err != nil {
+		return Command{}, err
 	}
-	return comspec(), argv
-}
-
-// escapeCmdArg escapes cmd.exe operators in an argument os/exec will not
-// quote.
-func escapeCmdArg(a string) string {
-	if a == "" || strings.ContainsAny(a, " \t\"") || !strings.ContainsAny(a, "&|<>^()") {
-		return a
-	}
-	var b strings.Builder
-	for i := 0; i < len(a); i++ {
-		if strings.IndexByte("&|<>^()", a[i]) >= 0 {
-			b.WriteByte('^')
-		}
-		b.WriteByte(a[i])
-	}
-	return b.String()
+	return Command{Path: comspec(), Args: args, Line: line}, nil
 }
 
 // comspec returns the command interpreter: %ComSpec% when it is an

@@ -41,19 +41,21 @@ func TestCommandLineWindows(t *testing.T) {
 	cases := []struct {
 		resolved string
 		args     []string
-		wantName string
-		wantArgs []string
+		want     Command
 	}{
-		{`C:\tools\uvx.exe`, []string{"mcp-server-git"}, `C:\tools\uvx.exe`, []string{"mcp-server-git"}},
-		{`C:\Program Files\nodejs\npx.cmd`, []string{"-y", "@scope/pkg", "a b"}, comspec(),
-			[]string{"/d", "/s", "/c", "call", `C:\Program Files\nodejs\npx.cmd`, "-y", "@scope/pkg", "a b"}},
-		{`C:\x\run.BAT`, []string{"a&b", "x|y", "in quotes & safe"}, comspec(),
-			[]string{"/d", "/s", "/c", "call", `C:\x\run.BAT`, "a^&b", "x^|y", "in quotes & safe"}},
+		{`C:\tools\uvx.exe`, []string{"mcp-server-git", `a"&calc.exe`}, Command{Path: `C:\tools\uvx.exe`, Args: []string{"mcp-server-git", `a"&calc.exe`}}},
+		{`C:\Program Files\nodejs\npx.cmd`, []string{"-y", "@scope/pkg", "a b"}, Command{Path: comspec(), Args: []string{"-y", "@scope/pkg", "a b"},
+			Line: `cmd.exe /e:ON /v:OFF /d /c ""C:\Program Files\nodejs\npx.cmd" -y @scope/pkg "a b""`}},
+		{`C:\x\run.BAT`, []string{"a&b", `"&calc.exe`}, Command{Path: comspec(), Args: []string{"a&b", `"&calc.exe`},
+			Line: `cmd.exe /e:ON /v:OFF /d /c ""C:\x\run.BAT" "a&b" """&calc.exe""`}},
 	}
 	for _, c := range cases {
-		name, args := NewProvider(false).CommandLine(c.resolved, c.args)
-		if name != c.wantName || !slices.Equal(args, c.wantArgs) {
-			t.Errorf("CommandLine(%q, %q) = %q %q; want %q %q", c.resolved, c.args, name, args, c.wantName, c.wantArgs)
+		got, err := NewProvider(false).CommandLine(c.resolved, c.args)
+		if err != nil || got.Path != c.want.Path || got.Line != c.want.Line || !slices.Equal(got.Args, c.want.Args) {
+			t.Errorf("CommandLine(%q, %q) = %+v, %v; want %+v", c.resolved, c.args, got, err, c.want)
 		}
+	}
+	if _, err := NewProvider(false).CommandLine(`C:\x\run.cmd`, []string{"ok", "two\nlines"}); err == nil {
+		t.Error("an argument with a line break was accepted for a batch file")
 	}
 }

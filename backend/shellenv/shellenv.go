@@ -161,10 +161,12 @@ func (p *Provider) Expand(s string, lookup func(string) (string, bool)) (string,
 	return expand(s, lookup)
 }
 
-// CommandLine returns the program and arguments that run the resolved
-// program with args. It is the identity except on Windows, where a .cmd or
-// .bat file runs through cmd.exe.
-func (p *Provider) CommandLine(resolved string, args []string) (string, []string) {
+// CommandLine returns how to run the resolved program with args. It is the
+// program and args as they are, except on Windows, where a .cmd or .bat
+// file runs through cmd.exe with a command line quoted for it
+// (BatchCommandLine); an argument no quoting makes safe there is an
+// *UnsafeArgError.
+func (p *Provider) CommandLine(resolved string, args []string) (Command, error) {
 	return commandLine(resolved, args)
 }
 
