@@ -28,6 +28,8 @@ import (
 	"mcpdesk/backend/store"
 	"mcpdesk/backend/tray"
 	"mcpdesk/backend/usage"
+	"mcpdesk/backend/websec"
+	"mcpdesk/backend/webview"
 )
 
 // keychainService is the name MCP Desk's entries carry in the OS keychain.
@@ -45,6 +47,11 @@ type Config struct {
 	QuickChat bool
 	// TrayIcon is the tray's icon (PNG; ICO on Windows); nil: no tray.
 	TrayIcon []byte
+	// Web is the window's navigation rule and CSP; nil: no navigation guard.
+	Web *websec.Policy
+	// NavigationCheck, a URL, makes the window try to leave for it once
+	// loaded and log what held (build/scripts/window-check.sh).
+	NavigationCheck string
 }
 
 // App is the composition root: it builds the services, starts them when the
@@ -74,6 +81,8 @@ type App struct {
 	hotkey    *hotkey.Hotkey
 	hotkeyErr string
 	quitting  atomic.Bool
+	// nav keeps the window on the app's pages (backend/webview).
+	nav *webview.Guard
 }
 
 // NewApp opens the data folder and builds every service; nothing connects
@@ -85,6 +94,7 @@ func NewApp(cfg Config) (*App, error) {
 	}
 	a := &App{started: cfg.Started, cfg: cfg}
 	a.logger, a.logFile = openLog(dir)
+	a.nav = webview.New(cfg.Web, a.logger)
 	st, err := store.Open(dir, a.logger)
 	if err != nil {
 		return nil, err
@@ -130,7 +140,9 @@ func NewApp(cfg Config) (*App, error) {
 	}, settings.WithLogger(a.logger), settings.WithKeychain(keychain),
 		// The tray's menu speaks the window's language.
 		settings.WithPrefsListener(func(p settings.Prefs) { a.tray.SetLabels(tray.LabelsFor(p.Language, os.Getenv)) }),
-		settings.WithDesktop(a.desktopStatus))
+		settings.WithDesktop(a.desktopStatus),
+		// Links in rendered content open in the browser, never in the window.
+		settings.WithLinkOpener(a.openInBrowser))
 	return a, nil
 }
 
@@ -141,6 +153,7 @@ func (a *App) Bindings() []any {
 
 func (a *App) startup(ctx context.Context) {
 	a.ctx.Store(&ctx)
+	a.nav.Watch()
 	// The pool outlives no window but is not tied to Wails' context either:
 	// shutdown stops it explicitly, after its children are gone.
 	poolCtx, stop := context.WithCancel(context.Background())
@@ -171,8 +184,15 @@ func (a *App) startup(ctx context.Context) {
 
 // domReady runs when the frontend has loaded; the cold-start figure of the
 // benchmarks is read from this log line.
-func (a *App) domReady(context.Context) {
+func (a *App) domReady(ctx context.Context) {
 	a.logger.Info("window ready", "since_start", time.Since(a.started).Round(time.Millisecond))
+	// Again: at startup the web view may not have been in the window yet.
+	a.nav.Watch()
+	if a.cfg.NavigationCheck != "" {
+		target := a.cfg.NavigationCheck
+		a.cfg.NavigationCheck = ""
+		go a.checkNavigation(ctx, target)
+	}
 	if a.cfg.QuickChat {
 		a.cfg.QuickChat = false
 		a.quickChat()
@@ -240,6 +260,17 @@ func (p picker) SaveFile(title, defaultName string) (string, error) {
 		return "", errNoWindow
 	}
 	return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{Title: title, DefaultFilename: defaultName, CanCreateDirectories: true})
+}
+
+// openInBrowser hands a checked link (settings.Service.OpenLink) to the
+// system's browser or mail program.
+func (a *App) openInBrowser(link string) error {
+	ctx, ok := a.windowCtx()
+	if !ok {
+		return errNoWindow
+	}
+	runtime.BrowserOpenURL(ctx, link)
+	return nil
 }
 
 // openLog writes the app's log to <data>/logs/mcpdesk.log and stderr.

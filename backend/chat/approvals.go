@@ -12,6 +12,7 @@ import (
 
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/store"
+	"mcpdesk/backend/trust"
 )
 
 // Tool approval (SPEC D4). A call no policy covers waits for the user
@@ -51,6 +52,9 @@ type ApprovalPolicies struct {
 	AutoServers []string `json:"autoServers"`
 	// Never tools are declined without asking.
 	Never []ToolRef `json:"never"`
+	// Suspended are the allowing policies that ask again because their
+	// server or tool changed since they were given (SPEC G1).
+	Suspended []SuspendedPolicy `json:"suspended"`
 }
 
 // Approval actions and policies.
@@ -82,7 +86,10 @@ const (
 type pendingApproval struct {
 	payload events.ChatApprovalPayload
 	schema  json.RawMessage
-	ch      chan decision // buffered: Approve never blocks
+	// tool is the tool as the user is shown it: a policy given here is
+	// pinned to it (SPEC G1).
+	tool *offeredTool
+	ch   chan decision // buffered: Approve never blocks
 }
 
 // decision is an answer as the waiting call needs it.
@@ -94,10 +101,11 @@ type decision struct {
 
 // decide applies the policies to a call of o in turn t. A "never" policy
 // wins over everything, then the turn's mode (the command line's
-// --approve), then "this conversation", "always" and "this server"; a call
-// none of them covers falls to the default of cs: ask, or run a read-only
-// tool without asking.
-func (e *Engine) decide(t *turn, o *offeredTool, cs ChatSettings) (store.Approval, verdict) {
+// --approve), then "this conversation", "always" and "this server" — each
+// only while the server and the tool are what it was given for (SPEC G1);
+// a suspended one asks, saying what changed. A call none of them covers
+// falls to the default of cs: ask, or run a read-only tool without asking.
+func (e *Engine) decide(t *turn, o *offeredTool, cs ChatSettings) (store.Approval, verdict, *trust.Change) {
 	doc, err := e.loadPolicies(t.ctx)
 	if err != nil {
 		e.logger.Warn("read approval policies; asking", "err", err)
@@ -105,21 +113,40 @@ func (e *Engine) decide(t *turn, o *offeredTool, cs ChatSettings) (store.Approva
 	ref := ToolRef{Server: o.Server, Tool: o.Tool}
 	switch {
 	case slices.Contains(doc.Never, ref):
-		return store.ApprovalNever, verdictDecline
+		return store.ApprovalNever, verdictDecline, nil
 	case t.mode == ApproveNever:
-		return store.ApprovalNever, verdictDecline
+		return store.ApprovalNever, verdictDecline, nil
 	case t.mode == ApproveAuto:
-		return store.ApprovalServerAuto, verdictRun
-	case slices.Contains(doc.Conversations[convKey(t.conv)], ref):
-		return store.ApprovalConversation, verdictRun
-	case slices.Contains(doc.AlwaysAllow, ref):
-		return store.ApprovalAlways, verdictRun
-	case slices.Contains(doc.AutoServers, o.Server):
-		return store.ApprovalServerAuto, verdictRun
-	case cs.withDefaults().ApprovalDefault == ApprovalDefaultReadOnly && readOnly(o.Annotations):
-		return store.ApprovalReadOnly, verdictRun
+		return store.ApprovalServerAuto, verdictRun, nil
 	}
-	return store.ApprovalUser, verdictAsk
+	var suspended *trust.Change
+	for _, s := range []struct {
+		kind     string
+		applies  bool
+		approval store.Approval
+	}{
+		{policyConversation, slices.Contains(doc.Conversations[convKey(t.conv)], ref), store.ApprovalConversation},
+		{policyAlways, slices.Contains(doc.AlwaysAllow, ref), store.ApprovalAlways},
+		{policyServer, slices.Contains(doc.AutoServers, o.Server), store.ApprovalServerAuto},
+	} {
+		if !s.applies {
+			continue
+		}
+		change := e.check(t.ctx, doc, s.kind, t.conv, o)
+		if change == nil {
+			return s.approval, verdictRun, nil
+		}
+		if suspended == nil {
+			suspended = change
+		}
+	}
+	if suspended != nil {
+		return store.ApprovalUser, verdictAsk, suspended
+	}
+	if cs.withDefaults().ApprovalDefault == ApprovalDefaultReadOnly && readOnly(o.Annotations) {
+		return store.ApprovalReadOnly, verdictRun, nil
+	}
+	return store.ApprovalUser, verdictAsk, nil
 }
 
 // readOnly reports whether a tool's annotations say it only reads: its
@@ -132,8 +159,9 @@ func readOnly(a events.ToolAnnotations) bool {
 }
 
 // ask publishes an approval for call c and waits for the answer or the end
-// of the turn (answered false).
-func (e *Engine) ask(t *turn, msgID int64, c store.ToolCall, o *offeredTool) (decision, bool) {
+// of the turn (answered false). change is what suspended a standing
+// approval of the tool, if that is why it asks.
+func (e *Engine) ask(t *turn, msgID int64, c store.ToolCall, o *offeredTool, change *trust.Change) (decision, bool) {
 	id := fmt.Sprintf("approval-%d", e.seq.Add(1))
 	args := json.RawMessage(c.Arguments)
 	if strings.TrimSpace(c.Arguments) == "" {
@@ -144,8 +172,10 @@ func (e *Engine) ask(t *turn, msgID int64, c store.ToolCall, o *offeredTool) (de
 			ID: id, ConversationID: t.conv, TurnID: t.id, MessageID: msgID, CallID: c.ID,
 			Server: o.Server, Tool: o.Tool, Title: o.Title, Description: o.Description,
 			Annotations: o.Annotations, Arguments: args, InputSchema: o.schema,
+			DefinitionHash: o.hash, Change: change, Warnings: o.Warnings,
 		},
 		schema: o.schema,
+		tool:   o,
 		ch:     make(chan decision, 1),
 	}
 	e.mu.Lock()
@@ -224,7 +254,7 @@ func (e *Engine) Approve(ctx context.Context, id string, d ApprovalDecision) err
 	}
 
 	ref := ToolRef{Server: p.payload.Server, Tool: p.payload.Tool}
-	if err := e.addPolicy(ctx, d.Policy, p.payload.ConversationID, ref); err != nil {
+	if err := e.addPolicy(ctx, d.Policy, p.payload.ConversationID, ref, p.tool); err != nil {
 		return fmt.Errorf("approve: %w", err)
 	}
 	e.mu.Lock()
@@ -236,21 +266,32 @@ func (e *Engine) Approve(ctx context.Context, id string, d ApprovalDecision) err
 	e.mu.Unlock()
 	p.ch <- dec
 	if d.Policy != policyOnce {
-		e.settleCovered(d.Policy, p.payload.ConversationID, ref)
+		e.settleCovered(ctx, d.Policy, p.payload.ConversationID, ref)
 	}
 	return nil
 }
 
-// settleCovered answers the open approvals a new policy covers.
-func (e *Engine) settleCovered(policy string, conv int64, ref ToolRef) {
+// settleCovered answers the open approvals a new policy covers: for the
+// allowing policies, only those whose server and tool are what the policy
+// is now pinned to, so that an approval showing another change still
+// waits for the user.
+func (e *Engine) settleCovered(ctx context.Context, policy string, conv int64, ref ToolRef) {
 	type answer struct {
 		p *pendingApproval
 		d decision
+	}
+	doc, err := e.loadPolicies(ctx)
+	if err != nil {
+		e.logger.Warn("read approval policies", "err", err)
+		return
 	}
 	var out []answer
 	e.mu.Lock()
 	for id, p := range e.approvals {
 		r := ToolRef{Server: p.payload.Server, Tool: p.payload.Tool}
+		if policy != policyNever && (p.tool == nil || !doc.pinHolds(policy, conv, p.tool)) {
+			continue
+		}
 		var d decision
 		switch {
 		case policy == policyConversation && p.payload.ConversationID == conv && r == ref:
@@ -286,6 +327,9 @@ type policyDoc struct {
 	// Conversations are the tools allowed for one conversation, by
 	// conversation id.
 	Conversations map[string][]ToolRef `json:"conversations,omitempty"`
+	// Pins bind the allowing policies to what was approved (SPEC G1), by
+	// pinKey.
+	Pins map[string]pin `json:"pins,omitempty"`
 }
 
 func convKey(id int64) string { return strconv.FormatInt(id, 10) }
@@ -312,15 +356,21 @@ func (e *Engine) editPolicies(ctx context.Context, edit func(*policyDoc)) error 
 			delete(doc.Conversations, k)
 		}
 	}
+	doc.prunePins()
 	return e.st.PutSetting(ctx, policiesKey, doc)
 }
 
-// addPolicy stores policy for ref ("once" stores nothing).
-func (e *Engine) addPolicy(ctx context.Context, policy string, conv int64, ref ToolRef) error {
+// addPolicy stores policy for ref ("once" stores nothing). An allowing
+// policy is pinned to o, the tool as the user was shown it (SPEC G1); with
+// o nil it is pinned at its first use.
+func (e *Engine) addPolicy(ctx context.Context, policy string, conv int64, ref ToolRef, o *offeredTool) error {
 	if policy == policyOnce {
 		return nil
 	}
 	return e.editPolicies(ctx, func(d *policyDoc) {
+		if o != nil {
+			e.setPin(ctx, d, policy, conv, o, false)
+		}
 		switch policy {
 		case policyConversation:
 			if d.Conversations == nil {
@@ -362,7 +412,14 @@ func (e *Engine) Policies(ctx context.Context) (ApprovalPolicies, error) {
 	if err != nil {
 		return ApprovalPolicies{}, err
 	}
-	p := ApprovalPolicies{AlwaysAllow: doc.AlwaysAllow, AutoServers: doc.AutoServers, Never: doc.Never}
+	p := ApprovalPolicies{AlwaysAllow: doc.AlwaysAllow, AutoServers: doc.AutoServers, Never: doc.Never, Suspended: []SuspendedPolicy{}}
+	for _, s := range e.trustReport(ctx, doc).Servers {
+		for _, sp := range s.Suspended {
+			if sp.Kind != policyConversation {
+				p.Suspended = append(p.Suspended, sp)
+			}
+		}
+	}
 	if p.AlwaysAllow == nil {
 		p.AlwaysAllow = []ToolRef{}
 	}

@@ -45,6 +45,7 @@ import (
 	"mcpdesk/backend/mcp/naming"
 	"mcpdesk/backend/providers"
 	"mcpdesk/backend/store"
+	"mcpdesk/backend/trust"
 )
 
 // Models finds the models a conversation talks to; *providers.Manager is
@@ -123,6 +124,9 @@ type Engine struct {
 
 	seq     atomic.Uint64 // approval and sampling ids
 	schemas schemaCache
+	// inspections remembers what trust.Inspect found in the tools offered
+	// (SPEC G1), so that each step does not read them again.
+	inspections *trust.Cache
 	// policyMu serialises read-modify-write of the stored policies.
 	policyMu sync.Mutex
 
@@ -163,10 +167,11 @@ func New(opts Options) *Engine {
 	return &Engine{
 		opts: opts, st: opts.Store, models: opts.Models, tools: opts.Tools,
 		emit: opts.Emitter, logger: opts.Logger.With("component", "chat"), rec: opts.Recorder,
-		turns:     map[int64]*turn{},
-		approvals: map[string]*pendingApproval{},
-		samplings: map[string]*pendingSampling{},
-		active:    map[string][]activeCall{},
+		inspections: trust.NewCache(4096),
+		turns:       map[int64]*turn{},
+		approvals:   map[string]*pendingApproval{},
+		samplings:   map[string]*pendingSampling{},
+		active:      map[string][]activeCall{},
 	}
 }
 

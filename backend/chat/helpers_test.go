@@ -24,8 +24,9 @@ import (
 	"mcpdesk/backend/store"
 )
 
-// testServerBin is our own MCP test server, built once.
-var testServerBin string
+// testServerBin is our own MCP test server, and hostileServerBin the
+// server that attacks its client (--mode), built once.
+var testServerBin, hostileServerBin string
 
 func TestMain(m *testing.M) {
 	bin, cleanup, err := mcptest.BuildServer()
@@ -34,8 +35,16 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	testServerBin = bin
+	hostile, cleanupHostile, err := mcptest.BuildHostileServer()
+	if err != nil {
+		cleanup()
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	hostileServerBin = hostile
 	code := m.Run()
 	cleanup()
+	cleanupHostile()
 	os.Exit(code)
 }
 
@@ -413,7 +422,7 @@ func (en *env) messages(conv int64) []store.Message {
 // allow stores a policy directly.
 func (en *env) allow(policy, server, tool string) {
 	en.t.Helper()
-	if err := en.e.addPolicy(en.ctx, policy, 0, ToolRef{Server: server, Tool: tool}); err != nil {
+	if err := en.e.addPolicy(en.ctx, policy, 0, ToolRef{Server: server, Tool: tool}, nil); err != nil {
 		en.t.Fatal(err)
 	}
 }

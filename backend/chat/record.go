@@ -43,6 +43,7 @@ type callNote struct {
 	refused bool      // refused by validation: unknown tool or bad arguments
 	byMode  bool      // decided by the turn's approval mode (--approve)
 	timeout bool      // ran past a time limit
+	hash    string    // the definition hash of the tool as offered (SPEC G1)
 }
 
 // auditCall writes the final state of a call to the audit log.
@@ -50,6 +51,7 @@ func (e *Engine) auditCall(t *turn, c store.ToolCall, note callNote) {
 	entry := store.AuditEntry{
 		Time: note.start, Source: store.AuditChat, ConversationID: t.conv, Server: c.Server, Tool: c.Tool,
 		Arguments: c.Arguments, Approval: string(c.Approval), DurationMs: c.DurationMs, Error: c.Error,
+		DefinitionHash: note.hash,
 	}
 	if entry.Tool == "" {
 		entry.Tool = c.Name // a tool the model made up

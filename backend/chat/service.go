@@ -3,9 +3,9 @@ package chat
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
+	"mcpdesk/backend/safefile"
 	"mcpdesk/backend/store"
 )
 
@@ -107,7 +107,9 @@ func (s *ChatService) SaveExport(id int64, format string) (string, error) {
 	if err != nil || path == "" {
 		return "", err
 	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+	// Only the user may read it, and a link planted at the path is
+	// replaced, not followed.
+	if err := safefile.WriteFile(path, []byte(text)); err != nil {
 		return "", fmt.Errorf("save export: %w", err)
 	}
 	return path, nil
@@ -171,6 +173,10 @@ func (s *ChatService) Policies() (ApprovalPolicies, error) { return s.e.Policies
 func (s *ChatService) RevokePolicy(kind, server, tool string) error {
 	return s.e.RevokePolicy(s.ctx, kind, server, tool)
 }
+
+// Trust reports the standing approvals suspended because their server or
+// tools changed since they were given (SPEC G1).
+func (s *ChatService) Trust() (TrustReport, error) { return s.e.Trust(s.ctx) }
 
 // Settings returns the chat settings.
 func (s *ChatService) Settings() (ChatSettings, error) { return s.e.Settings(s.ctx) }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -17,7 +18,9 @@ import (
 	"mcpdesk/backend/llm"
 	mcppool "mcpdesk/backend/mcp"
 	"mcpdesk/backend/mcp/naming"
+	"mcpdesk/backend/mcpconfig"
 	"mcpdesk/backend/store"
+	"mcpdesk/backend/trust"
 )
 
 // OfferedTool is one tool a model may be offered.
@@ -29,12 +32,21 @@ type OfferedTool struct {
 	Title       string                 `json:"title"`
 	Description string                 `json:"description"`
 	Annotations events.ToolAnnotations `json:"annotations"`
+	// Warnings are what looks suspicious in the tool's definition (SPEC G1).
+	Warnings []trust.Warning `json:"warnings,omitempty"`
 }
 
-// offeredTool is an OfferedTool with its input schema.
+// offeredTool is an OfferedTool with its input schema and what a standing
+// approval of it is bound to (SPEC G1): its definition and hash, and its
+// server's identity.
 type offeredTool struct {
 	OfferedTool
 	schema json.RawMessage
+	def    trust.Definition
+	hash   string
+	facts  mcpconfig.IdentityFacts
+	// identity is facts.Hash(): the server's identity.
+	identity string
 }
 
 // offer is what one model call is offered: the servers taking part, the
@@ -67,19 +79,20 @@ func (e *Engine) offer(s store.ConversationSettings) offer {
 		return off
 	}
 	table := e.tools.ToolTable()
+	lists := e.connectedTools()
 	for _, st := range e.tools.Servers() {
 		id := st.Config.ID
-		if st.Status.State != events.StateConnected {
+		tools, connected := lists[id]
+		if !connected {
 			continue
 		}
 		if s.Servers != nil && !slices.Contains(s.Servers, id) {
 			continue
 		}
 		off.servers = append(off.servers, id)
-		tools, err := e.tools.Tools(id)
-		if err != nil {
-			continue
-		}
+		facts := st.Config.Facts()
+		identity := facts.Hash()
+		inspector := trust.NewInspector(otherTools(lists, table, id), toolNames(tools))
 		filter, filtered := s.Tools[id]
 		for _, t := range tools {
 			if filtered {
@@ -94,12 +107,15 @@ func (e *Engine) offer(s store.ConversationSettings) offer {
 			if !ok {
 				continue // switched off in the pool, or not listed yet
 			}
+			def := trust.DefinitionOf(t)
+			hash := def.Hash()
 			o := &offeredTool{
 				OfferedTool: OfferedTool{
 					Name: name, Server: id, Tool: t.Name, Title: toolTitle(t), Description: t.Description,
-					Annotations: annotations(t.Annotations),
+					Annotations: annotations(t.Annotations), Warnings: e.inspections.Inspect(inspector, def, hash),
 				},
 				schema: inputSchema(t),
+				def:    def, hash: hash, facts: facts, identity: identity,
 			}
 			off.byName[name] = o
 			desc := t.Description
@@ -163,8 +179,15 @@ func (e *Engine) safeCall(t *turn, msgID int64, c store.ToolCall, off offer, cs 
 
 // updateCall stores a call's new state and tells the UI.
 func (e *Engine) updateCall(t *turn, msgID int64, c store.ToolCall) {
-	if _, err := e.st.UpdateToolCall(t.store(), msgID, c); err != nil {
+	m, err := e.st.UpdateToolCall(t.store(), msgID, c)
+	if err != nil {
 		e.logger.Warn("save tool call", "message", msgID, "call", c.ID, "err", err)
+	}
+	// The UI gets the call as stored: a large result shortened.
+	for _, stored := range m.ToolCalls {
+		if stored.ID == c.ID {
+			c = stored
+		}
 	}
 	e.emitToolCall(t, msgID, c, nil)
 }
@@ -185,6 +208,7 @@ func (e *Engine) runCall(t *turn, msgID int64, c store.ToolCall, off offer, cs C
 		return c
 	}
 	c.Server, c.Tool = o.Server, o.Tool
+	note.hash = o.hash
 	args, problem := e.validateArgs(o.schema, c.Arguments)
 	if problem != "" {
 		note.refused = true
@@ -199,8 +223,9 @@ func (e *Engine) runCall(t *turn, msgID int64, c store.ToolCall, off offer, cs C
 	}
 
 	approval, verdict := store.ApprovalUser, verdictRun
+	var change *trust.Change
 	if !userApproved {
-		approval, verdict = e.decide(t, o, cs)
+		approval, verdict, change = e.decide(t, o, cs)
 		note.byMode = t.mode == ApproveAuto && approval == store.ApprovalServerAuto ||
 			t.mode == ApproveNever && approval == store.ApprovalNever
 	}
@@ -211,7 +236,7 @@ func (e *Engine) runCall(t *turn, msgID int64, c store.ToolCall, off offer, cs C
 		return c
 	case verdictAsk:
 		e.updateCall(t, msgID, c) // pending, shown with the approval card
-		d, answered := e.ask(t, msgID, c, o)
+		d, answered := e.ask(t, msgID, c, o, change)
 		if !answered {
 			return e.cancelled(t, msgID, c, "The turn ended before the call was approved.")
 		}
@@ -329,8 +354,28 @@ func (e *Engine) activeTurnOn(server string) *turn {
 }
 
 // toolMessageText is what the model reads about a call (the RoleTool
-// message): the result's text, or why there is none.
+// message): the result's text, or why there is none. It is stored and sent
+// with every later request, so it is bounded like a stored result
+// (store.MaxToolResultBytes).
 func toolMessageText(c store.ToolCall) string {
+	return clipResultText(toolMessageTextAll(c))
+}
+
+// clipResultText cuts a tool message past store.MaxToolResultBytes, at a
+// character boundary, saying so.
+func clipResultText(s string) string {
+	if len(s) <= store.MaxToolResultBytes {
+		return s
+	}
+	note := fmt.Sprintf("\n… [result cut from %d bytes]", len(s))
+	cut := store.MaxToolResultBytes - len(note)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + note
+}
+
+func toolMessageTextAll(c store.ToolCall) string {
 	switch c.Status {
 	case store.ToolCallDone:
 		return resultText(c.Result)

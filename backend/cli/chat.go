@@ -311,7 +311,7 @@ type chatPrinter struct {
 }
 
 func newChatPrinter(env Env, jsonOut bool, mode chat.ApprovalMode) *chatPrinter {
-	enc := json.NewEncoder(env.Stdout)
+	enc := json.NewEncoder(jsonWriter{env.Stdout})
 	enc.SetEscapeHTML(false)
 	return &chatPrinter{
 		env: env, json: jsonOut, mode: mode, enc: enc,
@@ -458,6 +458,7 @@ func (p *chatPrinter) approve(a events.ChatApprovalPayload) {
 	if a.Description != "" {
 		fmt.Fprintf(p.env.Stderr, "  %s\n", oneLine(a.Description, 200))
 	}
+	fmt.Fprint(p.env.Stderr, trustText(a)) // what looks suspicious, what changed (SPEC G1)
 	fmt.Fprint(p.env.Stderr, "[y]es / [N]o / [a]lways for this tool / ne[v]er: ")
 	p.mu.Unlock()
 	d := chat.ApprovalDecision{Action: "cancel"}

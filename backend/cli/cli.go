@@ -107,6 +107,9 @@ func split(args []string) (pre []string, cmd string, rest []string) {
 
 // Run runs the subcommand named in args and returns the exit code.
 func Run(ctx context.Context, args []string, env Env) int {
+	// Servers and models write into our output: no control character of
+	// theirs reaches the terminal (termsafe.go).
+	env.Stdout, env.Stderr = newTermWriter(env.Stdout), newTermWriter(env.Stderr)
 	pre, name, rest := split(args)
 	var g globals
 	fs := flag.NewFlagSet("mcpdesk", flag.ContinueOnError)
@@ -163,9 +166,10 @@ func clientInfo(env Env) mcp.Implementation {
 	return mcp.Implementation{Name: "mcpdesk", Version: env.Version}
 }
 
-// printJSON writes v to stdout, indented.
+// printJSON writes v to stdout, indented, with control characters
+// escaped (termsafe.go).
 func printJSON(env Env, v any) error {
-	enc := json.NewEncoder(env.Stdout)
+	enc := json.NewEncoder(jsonWriter{env.Stdout})
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)

@@ -18,6 +18,9 @@ import (
 
 var testServerBin string
 
+// hostileServerBin is the server that attacks its client (../mcp/hostileserver).
+var hostileServerBin string
+
 func TestMain(m *testing.M) {
 	bin, cleanup, err := mcptest.BuildServer()
 	if err != nil {
@@ -25,8 +28,16 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	testServerBin = bin
+	hostile, cleanupHostile, err := mcptest.BuildHostileServer()
+	if err != nil {
+		cleanup()
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	hostileServerBin = hostile
 	code := m.Run()
 	cleanup()
+	cleanupHostile()
 	os.Exit(code)
 }
 
@@ -199,7 +210,7 @@ func TestImportCommand(t *testing.T) {
 	dir := t.TempDir()
 	claude := filepath.Join(dir, "claude_desktop_config.json")
 	os.WriteFile(claude, []byte(`{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]}}}`), 0o600)
-	code, out, errOut := run(t, context.Background(), "--data-dir", dir, "import", claude)
+	code, out, errOut := run(t, context.Background(), "--data-dir", dir, "import", "--yes", claude)
 	if code != 0 || !strings.Contains(out, `"fs"`) || !strings.Contains(out, `"claude"`) {
 		t.Fatalf("import: exit %d out %q err %q", code, out, errOut)
 	}
@@ -208,7 +219,7 @@ func TestImportCommand(t *testing.T) {
 		t.Fatalf("merged config: %+v %v", cfg, err)
 	}
 	// Importing again replaces, does not duplicate.
-	code, out, _ = run(t, context.Background(), "--data-dir", dir, "import", claude)
+	code, out, _ = run(t, context.Background(), "--data-dir", dir, "import", "--yes", claude)
 	if code != 0 || !strings.Contains(out, `"replaced": [`) {
 		t.Fatalf("re-import: %d %q", code, out)
 	}

@@ -93,7 +93,7 @@ func runConversations(ctx context.Context, g globals, args []string, env Env) in
 		case "json":
 			var b []byte
 			b, err = st.ExportJSON(ctx, id)
-			text = string(b)
+			text = string(jsonSafe(b))
 		default:
 			return usageError(env, "conversations export: --format must be md or json, not %q", format)
 		}

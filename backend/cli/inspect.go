@@ -85,6 +85,7 @@ func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 
 	start := time.Now()
 	result, err := call(ctx, sess)
+	err = sess.RedactError(err) // it may quote the server's URL or echo its key
 	if method == "tools/call" {
 		args, _ := parseArgs(toolArgs, true) // parsed by buildCall already
 		auditInspectCall(ctx, g, env, srv, toolName, args, result, time.Since(start), err)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"mcpdesk/backend/store"
+	"mcpdesk/backend/trust"
 )
 
 // The chat event contract (SPEC D2). A turn starts with ChatService.Send (or
@@ -105,6 +106,14 @@ type ChatApprovalPayload struct {
 	Arguments json.RawMessage `json:"arguments" ts_type:"any"`
 	// InputSchema is the tool's input schema, for the argument form.
 	InputSchema json.RawMessage `json:"inputSchema" ts_type:"any"`
+	// DefinitionHash is the hash of the tool's definition the user is
+	// asked about (SPEC G1).
+	DefinitionHash string `json:"definitionHash"`
+	// Change says what changed since a standing approval was given: the
+	// approval is suspended and asks again (SPEC G1). Nil for a first ask.
+	Change *trust.Change `json:"change,omitempty"`
+	// Warnings are what looks suspicious in the tool's definition.
+	Warnings []trust.Warning `json:"warnings,omitempty"`
 }
 
 // ChatApprovalDonePayload says an approval question is no longer open.

@@ -78,6 +78,18 @@ type ServerStatusPayload struct {
 	Attempt int `json:"attempt,omitempty"`
 	// NextRetryMs is the delay before the next automatic reconnect.
 	NextRetryMs int64 `json:"nextRetryMs,omitempty"`
+	// Problem names the failure in Error when the UI words it itself, in
+	// the user's language; Error keeps the English text.
+	Problem *ServerProblem `json:"problem,omitempty"`
+}
+
+// ServerProblem is a failure the UI can word itself.
+type ServerProblem struct {
+	// Code says which. messageTooLarge: the server sent a message larger
+	// than Limit bytes (its maxMessageBytes) and was stopped.
+	Code string `json:"code" ts_type:"'messageTooLarge'"`
+	// Limit is the limit that was passed, in bytes.
+	Limit int64 `json:"limit,omitempty"`
 }
 
 // ServersChangedPayload lists the server ids now configured, in order.
@@ -120,6 +132,9 @@ type RPCEntry struct {
 	Payload   string   `json:"payload"`
 	// Truncated is true when Payload was cut to the logger's size limit.
 	Truncated bool `json:"truncated,omitempty"`
+	// Dropped, when not 0, makes this entry a marker: that many messages
+	// of Method from Server were not logged, held back by the flood limit.
+	Dropped int `json:"dropped,omitempty"`
 }
 
 // RPCLogBatch carries the JSON-RPC messages logged since the last batch.
@@ -140,6 +155,9 @@ type ProgressPayload struct {
 	Progress float64 `json:"progress"`
 	Total    float64 `json:"total,omitempty"`
 	Message  string  `json:"message,omitempty"`
+	// Dropped counts the progress notifications of this call not shown so
+	// far, held back by the flood limit (the latest always is).
+	Dropped int `json:"dropped,omitempty"`
 }
 
 // ListKind names one of the lists a server offers.

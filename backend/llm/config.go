@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"mcpdesk/backend/httpguard"
 )
 
 // Provider types understood by New.
@@ -239,5 +241,11 @@ func httpClient(cfg Config, bearer string) *http.Client {
 		}
 	}
 	c.Transport = &transport{base: base, headers: headers, bearer: bearer, now: time.Now}
+	c.CheckRedirect = httpguard.SameHostRedirects(c.CheckRedirect)
 	return &c
 }
+
+// ErrRedirectRefused is matched (errors.Is) by the error of a request
+// whose server redirected it to another host, another port or from https
+// to http (see httpguard.SameHostRedirects).
+var ErrRedirectRefused = httpguard.ErrRedirectRefused

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"mcpdesk/backend/httpguard"
 )
 
 // ErrorKind is the user-facing category of a failed call.
@@ -275,6 +277,14 @@ func (c classifier) build(ctx context.Context, model string, f failure) *Error {
 
 	if f.provider {
 		c.classifyProvider(e, model, f)
+		return e
+	}
+
+	var redirect *httpguard.RedirectError
+	if errors.As(f.err, &redirect) {
+		e.Kind = KindBadRequest
+		e.Message = fmt.Sprintf("%s redirected the request to %s (%s). MCP Desk does not follow it, so that your API key and conversation are not sent there; check the base URL in Settings → Providers.",
+			c.provider, redirect.To, redirect.Why)
 		return e
 	}
 

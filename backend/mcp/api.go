@@ -1,6 +1,9 @@
 package mcp
 
-import "mcpdesk/backend/events"
+import (
+	"mcpdesk/backend/events"
+	"mcpdesk/backend/mcpconfig"
+)
 
 // ServerView is one configured server as the frontend sees it: its settings
 // (with secret values withheld) and its live status.
@@ -37,20 +40,16 @@ type SecretPair struct {
 	Keep  bool   `json:"keep"`
 }
 
-// ImportPreview describes what importing a config file would do.
+// ImportPreview shows what importing a config file would do: every server
+// in it with everything it will run or send (secret values masked, never
+// sent here), warnings, and for a server that replaces a configured one
+// what changes. Import(Token, ids) imports exactly these servers.
 type ImportPreview struct {
-	File   string       `json:"file"`
-	Format string       `json:"format"` // cursor | claude | vscode | windsurf | cline | mcpdesk
-	Items  []ImportItem `json:"items"`
-}
-
-// ImportItem is one server found in an imported file.
-type ImportItem struct {
-	ID        string `json:"id"`
-	Transport string `json:"transport"`
-	Summary   string `json:"summary"` // command line or URL, secrets withheld
-	// Replaces is true when a server with this id is already configured.
-	Replaces bool `json:"replaces"`
+	// Token names the servers this preview showed, kept for Import.
+	Token  string                    `json:"token"`
+	File   string                    `json:"file"`
+	Format string                    `json:"format" ts_type:"'cursor' | 'claude' | 'vscode' | 'windsurf' | 'cline' | 'mcpdesk'"`
+	Items  []mcpconfig.ServerPreview `json:"items"`
 }
 
 // ImportResult says what an import changed.

@@ -38,8 +38,10 @@ type calls struct {
 type runningCall struct {
 	cancel context.CancelCauseFunc
 	touch  func() // called on each progress notification
-	// observe, when set, hears each progress notification too.
+	// observe, when set, hears each progress notification shown too.
 	observe func(events.ProgressPayload)
+	// gate limits the progress shown (flood.go).
+	gate *progressGate
 }
 
 func newCalls(emit events.Emitter) *calls {
@@ -52,14 +54,19 @@ func (cs *calls) add(id string, rc *runningCall) error {
 	if _, dup := cs.running[id]; dup {
 		return fmt.Errorf("a call with id %q is already running", id)
 	}
+	rc.gate = newProgressGate(func(p events.ProgressPayload) { cs.show(id, rc, p) })
 	cs.running[id] = rc
 	return nil
 }
 
 func (cs *calls) remove(id string) {
 	cs.mu.Lock()
+	rc := cs.running[id]
 	delete(cs.running, id)
 	cs.mu.Unlock()
+	if rc != nil {
+		rc.gate.stop()
+	}
 }
 
 // cancel stops the call with id; it reports whether one was running.
@@ -74,15 +81,23 @@ func (cs *calls) cancel(id string) bool {
 	return true
 }
 
-// progress publishes a notifications/progress for a tracked call and resets
-// that call's timeout (SPEC A6). Progress for other tokens is ignored.
+// progress publishes a notifications/progress for a tracked call, within
+// the flood limit, and resets that call's timeout (SPEC A6). Progress for
+// other tokens is ignored.
 func (cs *calls) progress(n mcp.JSONRPCNotification) {
 	f := n.Params.AdditionalFields
 	p := events.ProgressPayload{CallID: fmt.Sprint(f["progressToken"])}
 	p.Progress, _ = f["progress"].(float64)
 	p.Total, _ = f["total"].(float64)
 	p.Message, _ = f["message"].(string)
-	cs.publish(p)
+	cs.mu.Lock()
+	rc := cs.running[p.CallID]
+	cs.mu.Unlock()
+	if rc == nil {
+		return
+	}
+	rc.touch()
+	rc.gate.offer(p)
 }
 
 // publish reports progress of a tracked call — to the UI and to the call's
@@ -95,6 +110,19 @@ func (cs *calls) publish(p events.ProgressPayload) {
 		return
 	}
 	rc.touch()
+	cs.show(p.CallID, rc, p)
+}
+
+// show reports p to the UI and the call's observer, while rc is the
+// running call id.
+func (cs *calls) show(id string, rc *runningCall, p events.ProgressPayload) {
+	cs.mu.Lock()
+	current := cs.running[id] == rc
+	cs.mu.Unlock()
+	if !current {
+		return
+	}
+	p.Message = clipText(p.Message, maxProgressMessage)
 	cs.emit.Emit(events.Progress, p)
 	if rc.observe != nil {
 		rc.observe(p)
@@ -154,7 +182,7 @@ func (p *Pool) callToolTracked(ctx context.Context, callID, server, tool string,
 		if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
 			return nil, elapsed, cause
 		}
-		return nil, elapsed, err
+		return nil, elapsed, sess.RedactError(withLostReason(err, sess))
 	}
 	return res, elapsed, nil
 }

@@ -31,6 +31,9 @@ type conn struct {
 	subs       []string           // subscribed resource URIs, kept across restarts
 	stopListen context.CancelFunc // closes a 2026-07-28 notification stream
 
+	relists relists     // coalesces list_changed re-lists (relist.go)
+	updates *updateGate // limits resource updates shown (flood.go)
+
 	restart chan struct{}
 	cancel  context.CancelFunc
 	done    chan struct{}
@@ -121,6 +124,13 @@ func (c *conn) run(ctx context.Context) {
 			if errors.As(err, &de) {
 				stderr = de.Stderr
 			}
+			if c.stopForGood(err, stderr) {
+				if !c.waitRestart(ctx, 0) {
+					return
+				}
+				attempt, everUp = 0, false
+				continue
+			}
 			// A server that never came up is a configuration problem for the
 			// user to fix; one that crashed after working is restarted.
 			if !everUp || attempt > maxAutoRestarts {
@@ -160,8 +170,15 @@ func (c *conn) run(ctx context.Context) {
 			attempt = 0
 		case <-sess.Lost():
 			c.clearSession()
-			why := sess.LostReason()
+			why := sess.RedactError(sess.LostReason())
 			sess.Close()
+			if c.stopForGood(why, sess.Stderr()) {
+				if !c.waitRestart(ctx, 0) {
+					return
+				}
+				attempt, everUp = 0, false
+				continue
+			}
 			if time.Since(up) > stableAfter {
 				attempt = 0
 			}
@@ -240,11 +257,9 @@ func (c *conn) refresh(ctx context.Context, sess *Session, tools, resources, pro
 	if tools {
 		var list []mcp.Tool
 		if caps.Tools != nil {
-			res, err := sess.Client.ListTools(ctx, mcp.ListToolsRequest{})
-			if err != nil {
+			var err error // bounded (lists.go): a cut list is kept
+			if list, err = c.listTools(ctx, sess); err != nil {
 				errs = append(errs, fmt.Errorf("tools/list: %w", err))
-			} else {
-				list = res.Tools
 			}
 		}
 		c.mu.Lock()
@@ -255,11 +270,9 @@ func (c *conn) refresh(ctx context.Context, sess *Session, tools, resources, pro
 	if resources {
 		var list []mcp.Resource
 		if caps.Resources != nil {
-			res, err := sess.Client.ListResources(ctx, mcp.ListResourcesRequest{})
-			if err != nil {
+			var err error
+			if list, err = c.listResources(ctx, sess); err != nil {
 				errs = append(errs, fmt.Errorf("resources/list: %w", err))
-			} else {
-				list = res.Resources
 			}
 		}
 		c.mu.Lock()
@@ -269,11 +282,9 @@ func (c *conn) refresh(ctx context.Context, sess *Session, tools, resources, pro
 	if prompts {
 		var list []mcp.Prompt
 		if caps.Prompts != nil {
-			res, err := sess.Client.ListPrompts(ctx, mcp.ListPromptsRequest{})
-			if err != nil {
+			var err error
+			if list, err = c.listPrompts(ctx, sess); err != nil {
 				errs = append(errs, fmt.Errorf("prompts/list: %w", err))
-			} else {
-				list = res.Prompts
 			}
 		}
 		c.mu.Lock()
@@ -283,46 +294,24 @@ func (c *conn) refresh(ctx context.Context, sess *Session, tools, resources, pro
 	c.mu.Lock()
 	c.status.Tools, c.status.Resources, c.status.Prompts = len(c.tools), len(c.resources), len(c.prompts)
 	c.mu.Unlock()
-	return errors.Join(errs...)
+	return sess.RedactError(errors.Join(errs...))
 }
 
-// handleNotification reacts to list changes by re-listing that kind.
+// handleNotification reacts to list changes by re-listing that kind,
+// coalesced (relist.go): a storm of notifications costs a few re-lists.
 func (c *conn) handleNotification(n mcp.JSONRPCNotification) {
-	var tools, resources, prompts bool
-	var kind events.ListKind
 	switch n.Method {
 	case string(mcp.MethodNotificationToolsListChanged):
-		tools, kind = true, events.ListTools
+		c.relist(events.ListTools)
 	case string(mcp.MethodNotificationResourcesListChanged):
-		resources, kind = true, events.ListResources
+		c.relist(events.ListResources)
 	case string(mcp.MethodNotificationPromptsListChanged):
-		prompts, kind = true, events.ListPrompts
+		c.relist(events.ListPrompts)
 	case string(mcp.MethodNotificationProgress):
 		c.pool.calls.progress(n)
-		return
 	case string(mcp.MethodNotificationResourceUpdated):
 		c.resourceUpdated(n)
-		return
-	default:
-		return
 	}
-	c.mu.Lock()
-	sess := c.sess
-	c.mu.Unlock()
-	if sess == nil {
-		return
-	}
-	// Off the transport's reader goroutine: listing needs it to read.
-	go func() {
-		err := c.refresh(c.pool.ctx, sess, tools, resources, prompts)
-		c.update(func(s *events.ServerStatusPayload) {
-			s.Error = ""
-			if err != nil {
-				s.Error = err.Error()
-			}
-		})
-		c.pool.emit.Emit(events.ListChanged, events.ListChangedPayload{Server: c.cfg.ID, Kind: kind})
-	}()
 }
 
 // update changes the status under the lock and publishes it.
@@ -330,8 +319,12 @@ func (c *conn) handleNotification(n mcp.JSONRPCNotification) {
 // a server printing its key): they are scrubbed before anyone sees them.
 func (c *conn) update(f func(*events.ServerStatusPayload)) {
 	c.mu.Lock()
+	prevErr, prevProblem := c.status.Error, c.status.Problem
 	f(&c.status)
-	c.status.Error = c.redact.Redact(c.status.Error)
+	if c.status.Error != prevErr && c.status.Problem == prevProblem {
+		c.status.Problem = nil // it named the previous error
+	}
+	c.status.Error = clipText(c.redact.Redact(c.status.Error), maxStatusError)
 	c.status.Stderr = c.redact.Redact(c.status.Stderr)
 	st := c.status
 	c.mu.Unlock()

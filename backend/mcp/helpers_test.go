@@ -33,6 +33,7 @@ func TestMain(m *testing.M) {
 	testServerBin = bin
 	code := m.Run()
 	cleanup()
+	limitsHostileCleanup()
 	os.Exit(code)
 }
 

@@ -303,7 +303,8 @@ func (p *Pool) Do(ctx context.Context, id string, fn func(ctx context.Context, s
 	defer release()
 	ctx, cancel := context.WithTimeout(ctx, c.timeout())
 	defer cancel()
-	err = fn(ctx, sess)
+	// An error may quote the server's URL or echo its key.
+	err = sess.RedactError(withLostReason(fn(ctx, sess), sess))
 	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
 		return fmt.Errorf("server %q did not answer within %s: %w", id, c.timeout(), err)
 	}

@@ -28,8 +28,11 @@ type process struct {
 type processSpec struct {
 	Path string   // resolved executable
 	Args []string // arguments, without argv[0]
-	Env  []string // the complete environment
-	Dir  string   // working directory; "" for the app's
+	// CmdLine, when set, is the whole command line, passed as it is
+	// (Windows: a batch file run through cmd.exe); Args are then ignored.
+	CmdLine string
+	Env     []string // the complete environment
+	Dir     string   // working directory; "" for the app's
 }
 
 // Grace periods for stopping a child: first its stdin is closed and it may
@@ -45,6 +48,7 @@ func startProcess(spec processSpec) (*process, error) {
 	cmd.Env = spec.Env
 	cmd.Dir = spec.Dir
 	setProcessGroup(cmd)
+	setCommandLine(cmd, spec.CmdLine)
 	// A grandchild that keeps stderr open must not keep Wait from returning.
 	cmd.WaitDelay = time.Second
 

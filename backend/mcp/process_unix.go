@@ -42,3 +42,6 @@ func waitGroupGone(cmd *exec.Cmd, d time.Duration) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// setCommandLine does nothing: only Windows passes a command line.
+func setCommandLine(*exec.Cmd, string) {}

@@ -31,3 +31,11 @@ func killGroup(cmd *exec.Cmd, hard bool) {
 
 // waitGroupGone has nothing to wait for on Windows: taskkill is synchronous.
 func waitGroupGone(*exec.Cmd, time.Duration) {}
+
+// setCommandLine makes the child get line as its command line, unquoted
+// by os/exec (shellenv.BatchCommandLine quoted it for cmd.exe).
+func setCommandLine(cmd *exec.Cmd, line string) {
+	if line != "" {
+		cmd.SysProcAttr.CmdLine = line
+	}
+}

@@ -24,6 +24,8 @@ type recorder struct {
 	server string
 	log    *RPCLog
 	redact *Redactor
+	// floods limits what the server sends unasked to the log (flood.go).
+	floods *logFloods
 
 	notifyMu sync.RWMutex
 	onNotify func(mcp.JSONRPCNotification)
@@ -35,7 +37,7 @@ type recorder struct {
 
 // wrapTransport returns inner wrapped in a recorder for server.
 func wrapTransport(inner transport.Interface, server string, log *RPCLog, redact *Redactor) transport.Interface {
-	r := &recorder{inner: inner, server: server, log: log, redact: redact}
+	r := &recorder{inner: inner, server: server, log: log, redact: redact, floods: newLogFloods(server, log)}
 	inner.SetNotificationHandler(r.handleNotification)
 
 	bidir, isBidir := inner.(transport.BidirectionalInterface)
@@ -121,7 +123,9 @@ func (r *recorder) SetNotificationHandler(h func(mcp.JSONRPCNotification)) {
 }
 
 func (r *recorder) handleNotification(n mcp.JSONRPCNotification) {
-	r.record(events.Incoming, events.KindNotification, n.Method, "", 0, n)
+	if r.floods.allow(n.Method) {
+		r.record(events.Incoming, events.KindNotification, n.Method, "", 0, n)
+	}
 	r.notifyMu.RLock()
 	h := r.onNotify
 	r.notifyMu.RUnlock()
@@ -131,7 +135,10 @@ func (r *recorder) handleNotification(n mcp.JSONRPCNotification) {
 }
 
 // Close closes the inner transport.
-func (r *recorder) Close() error { return r.inner.Close() }
+func (r *recorder) Close() error {
+	r.floods.stop()
+	return r.inner.Close()
+}
 
 // GetSessionId returns the inner transport's session id.
 func (r *recorder) GetSessionId() string { return r.inner.GetSessionId() }
@@ -164,6 +171,9 @@ func (r *recorderBidir) SetRequestHandler(h transport.RequestHandler) {
 	}
 	r.bidir.SetRequestHandler(func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 		id := requestID(req.ID)
+		if !r.floods.allow(req.Method) {
+			return h(ctx, req) // neither it nor its answer is logged
+		}
 		r.record(events.Incoming, events.KindRequest, req.Method, id, 0, req)
 		start := time.Now()
 		resp, err := h(ctx, req)

@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -79,6 +80,12 @@ func (l *RPCLog) addLazy(e events.RPCEntry, payload func() string) {
 	l.mu.Lock()
 	l.seq++
 	e.Seq = l.seq
+	if len(l.queued) >= len(l.entries) {
+		// The ring could not hold the oldest queued entry after this one
+		// anyway: drop it before its payload costs anything.
+		l.queued[0] = lazyEntry{}
+		l.queued = l.queued[1:]
+	}
 	l.queued = append(l.queued, lazyEntry{e, payload})
 	l.mu.Unlock()
 	select {
@@ -109,7 +116,8 @@ func (l *RPCLog) settle() {
 		q := &queued[i]
 		q.entry.Payload = q.payload()
 		if len(q.entry.Payload) > maxPayloadBytes {
-			q.entry.Payload = q.entry.Payload[:maxPayloadBytes]
+			// A copy: the cut would keep the whole payload alive.
+			q.entry.Payload = strings.Clone(q.entry.Payload[:maxPayloadBytes])
 			q.entry.Truncated = true
 		}
 	}
@@ -195,6 +203,10 @@ func (l *RPCLog) flush() {
 	batch := l.pending
 	l.pending = nil
 	l.mu.Unlock()
+	// Entries the ring no longer holds are not sent either.
+	if over := len(batch) - len(l.entries); over > 0 {
+		batch = batch[over:]
+	}
 	if len(batch) > 0 {
 		l.emit.Emit(events.RPCLog, events.RPCLogBatch{Entries: batch})
 	}
@@ -205,6 +217,7 @@ func (l *RPCLog) flush() {
 // fields whose names say they hold a secret.
 type Redactor struct {
 	literal *strings.Replacer
+	secrets []string // the values it was made for
 }
 
 var (
@@ -215,6 +228,9 @@ var (
 // NewRedactor returns a Redactor for the given literal secret values.
 // Values shorter than four characters are ignored: they would redact noise.
 func NewRedactor(secrets []string) *Redactor {
+	// Longest first: a secret that contains another is replaced whole.
+	secrets = slices.Clone(secrets)
+	slices.SortStableFunc(secrets, func(a, b string) int { return len(b) - len(a) })
 	var pairs []string
 	for _, s := range secrets {
 		if len(s) < 4 {
@@ -228,7 +244,7 @@ func NewRedactor(secrets []string) *Redactor {
 			}
 		}
 	}
-	r := &Redactor{}
+	r := &Redactor{secrets: secrets}
 	if len(pairs) > 0 {
 		r.literal = strings.NewReplacer(pairs...)
 	}

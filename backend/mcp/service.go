@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 
 	"mcpdesk/backend/events"
@@ -29,6 +28,8 @@ type MCPPool struct {
 	desk   *ElicitationDesk
 	saved  SavedRequestStore
 	audit  ToolCallAuditor // nil: calls are not audited
+	// previews keeps what each import preview showed, for Import.
+	previews previews
 }
 
 // SavedRequestStore keeps saved tool requests; *store.Store is one.
@@ -121,81 +122,6 @@ func (s *MCPPool) ChooseFolder() (string, error) {
 	return s.picker.OpenFolder("Choose a folder the server may use")
 }
 
-// PreviewImport reads a Claude Desktop, Cursor, VS Code, Windsurf, Cline or
-// MCP Desk config and says which servers it would add or replace.
-func (s *MCPPool) PreviewImport(path string) (ImportPreview, error) {
-	format, servers, err := readImport(path)
-	if err != nil {
-		return ImportPreview{}, err
-	}
-	return s.preview(path, format, servers), nil
-}
-
-// PreviewImportData is PreviewImport for a file dropped on the window: the
-// page has its name and content, not its path (SPEC F3).
-func (s *MCPPool) PreviewImportData(name, content string) (ImportPreview, error) {
-	format, servers, err := parseDropped(name, content)
-	if err != nil {
-		return ImportPreview{}, err
-	}
-	return s.preview(name, format, servers), nil
-}
-
-func (s *MCPPool) preview(file, format string, servers []mcpconfig.Server) ImportPreview {
-	existing := s.pool.Config()
-	p := ImportPreview{File: file, Format: format, Items: []ImportItem{}}
-	for _, srv := range servers {
-		p.Items = append(p.Items, ImportItem{
-			ID:        srv.ID,
-			Transport: string(srv.Effective()),
-			Summary:   srv.Summary(),
-			Replaces:  slices.ContainsFunc(existing.Servers, func(e mcpconfig.Server) bool { return e.ID == srv.ID }),
-		})
-	}
-	return p
-}
-
-// Import merges the chosen servers (by id) of a config file into the app's
-// config. An empty ids list imports every server in the file.
-func (s *MCPPool) Import(path string, ids []string) (ImportResult, error) {
-	_, servers, err := readImport(path)
-	if err != nil {
-		return ImportResult{}, err
-	}
-	return s.importServers(servers, ids)
-}
-
-// ImportData is Import for a file dropped on the window.
-func (s *MCPPool) ImportData(name, content string, ids []string) (ImportResult, error) {
-	_, servers, err := parseDropped(name, content)
-	if err != nil {
-		return ImportResult{}, err
-	}
-	return s.importServers(servers, ids)
-}
-
-func (s *MCPPool) importServers(servers []mcpconfig.Server, ids []string) (ImportResult, error) {
-	if len(ids) > 0 {
-		servers = slices.DeleteFunc(servers, func(srv mcpconfig.Server) bool { return !slices.Contains(ids, srv.ID) })
-	}
-	added, replaced, err := s.pool.Import(servers)
-	if err != nil {
-		return ImportResult{}, err
-	}
-	return ImportResult{Added: nonNil(added), Replaced: nonNil(replaced)}, nil
-}
-
-// maxDroppedConfig bounds a dropped file: configs are a few kilobytes.
-const maxDroppedConfig = 4 << 20
-
-// parseDropped recognises a dropped config by its name and content.
-func parseDropped(name, content string) (string, []mcpconfig.Server, error) {
-	if len(content) > maxDroppedConfig {
-		return "", nil, fmt.Errorf("%s is %d MB: not an MCP config file", name, len(content)>>20)
-	}
-	return mcpconfig.DetectAndParse(name, []byte(content))
-}
-
 // RPCLog returns the JSON-RPC messages held by the logger, oldest first.
 func (s *MCPPool) RPCLog() ([]events.RPCEntry, error) { return s.pool.Log().Entries(), nil }
 
@@ -207,15 +133,6 @@ func (s *MCPPool) ClearRPCLog() error {
 
 // ConfigFile returns the path of mcp.config.json.
 func (s *MCPPool) ConfigFile() string { return s.pool.ConfigPath() }
-
-// readImport reads and recognises a config file of another client.
-func readImport(path string) (string, []mcpconfig.Server, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return mcpconfig.DetectAndParse(path, data)
-}
 
 func nonNil(s []string) []string {
 	if s == nil {

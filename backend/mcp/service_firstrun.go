@@ -8,7 +8,8 @@ import (
 
 // The first-run part of the bound surface (SPEC F6): the MCP configs of
 // other clients found on this machine. Importing one goes through
-// PreviewImport and Import with its path, like a file the user chose.
+// PreviewImport with its path, like a file the user chose, then Import with
+// the preview's token.
 
 // DetectedConfig is an MCP config file of another client found on this
 // machine.

@@ -29,9 +29,10 @@ type ToolCallOutcome struct {
 	DurationMs float64             `json:"durationMs"`
 }
 
-// ListTools returns the tools a server offers, as last listed.
-func (s *MCPPool) ListTools(server string) ([]mcp.Tool, error) {
-	tools, err := s.pool.Tools(server)
+// ListTools returns the tools a server offers, as last listed, each with
+// its definition hash and what looks suspicious in it (SPEC G1).
+func (s *MCPPool) ListTools(server string) ([]ListedTool, error) {
+	tools, err := s.pool.listedTools(server)
 	return nonNilSlice(tools), err
 }
 
@@ -40,9 +41,12 @@ func (s *MCPPool) ListTools(server string) ([]mcp.Tool, error) {
 // (WithAudit).
 func (s *MCPPool) CallTool(req ToolCallRequest) (ToolCallOutcome, error) {
 	ctx := s.pool.context()
+	hash := s.pool.toolHash(req.Server, req.Tool)
 	res, took, err := s.pool.CallToolTracked(ctx, req.CallID, req.Server, req.Tool, req.Arguments)
 	if s.audit != nil {
-		s.audit.RecordToolCall(context.WithoutCancel(ctx), auditEntry(req, res, took, err))
+		e := auditEntry(req, res, took, err)
+		e.DefinitionHash = hash
+		s.audit.RecordToolCall(context.WithoutCancel(ctx), e)
 	}
 	if err != nil {
 		return ToolCallOutcome{}, fmt.Errorf("%s › %s: %w", req.Server, req.Tool, err)

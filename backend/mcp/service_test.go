@@ -67,7 +67,7 @@ func TestImportDroppedData(t *testing.T) {
 	if strings.Contains(prev.Items[1].Summary, "sekrit") {
 		t.Fatalf("a header value reached the preview: %q", prev.Items[1].Summary)
 	}
-	res, err := svc.ImportData("claude_desktop_config.json", claude, []string{"fresh"})
+	res, err := svc.Import(prev.Token, []string{"fresh"})
 	if err != nil || len(res.Added) != 1 || len(res.Replaced) != 0 {
 		t.Fatalf("import: %+v %v", res, err)
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -13,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/shellenv"
 )
 
 // Session is one live connection to one server: the mcp-go client, what the
@@ -26,9 +29,11 @@ type Session struct {
 	Protocol     string
 	Transport    mcpconfig.Transport
 
-	proc *process
-	lost chan struct{} // closed when the connection is known to be gone
-	why  error         // why lost was closed
+	proc     *process
+	redact   *Redactor     // the server's secrets, as written and as expanded (redact.go)
+	lost     chan struct{} // closed when the connection is known to be gone
+	lostOnce sync.Once
+	why      error // why lost was closed
 }
 
 // Lost is closed when the connection dropped: the child exited, or a remote
@@ -38,12 +43,13 @@ func (s *Session) Lost() <-chan struct{} { return s.lost }
 // LostReason says why Lost was closed.
 func (s *Session) LostReason() error { return s.why }
 
-// Stderr returns the tail of a stdio server's standard error.
+// Stderr returns the tail of a stdio server's standard error, with the
+// server's secrets redacted.
 func (s *Session) Stderr() string {
 	if s.proc == nil {
 		return ""
 	}
-	return s.proc.stderr.String()
+	return s.redact.Redact(s.proc.stderr.String())
 }
 
 // Close ends the session: it closes the client and, for stdio, stops the
@@ -82,19 +88,23 @@ type Environment interface {
 	// Expand replaces ${VAR} references in s using lookup.
 	Expand(s string, lookup func(string) (string, bool)) (string, error)
 	// CommandLine returns how to run a resolved program with args (on
-	// Windows, .cmd shims run through cmd.exe).
-	CommandLine(resolved string, args []string) (string, []string)
+	// Windows, .cmd shims run through cmd.exe, with a command line quoted
+	// for it); an argument that cannot be passed safely is an error.
+	CommandLine(resolved string, args []string) (shellenv.Command, error)
 }
 
 // DialError is a failed connection attempt, with the tail of the server's
-// standard error when it is a stdio server.
+// standard error when it is a stdio server. Its text and Stderr have the
+// server's secrets (also those read from the environment) redacted.
 type DialError struct {
 	Err    error
 	Stderr string
 	Exited bool // the stdio child exited during the attempt
+
+	redact *Redactor
 }
 
-func (e *DialError) Error() string { return e.Err.Error() }
+func (e *DialError) Error() string { return e.redact.Redact(e.Err.Error()) }
 func (e *DialError) Unwrap() error { return e.Err }
 
 // dial connects to srv and performs the MCP handshake. The context bounds
@@ -103,24 +113,28 @@ func (d *dialer) dial(ctx context.Context, srv mcpconfig.Server) (*Session, erro
 	kind := srv.Effective()
 	s := &Session{ServerID: srv.ID, Transport: kind, lost: make(chan struct{})}
 	redact := NewRedactor(srv.SecretValues())
+	// Every stream from the server is read through the size limit (limits.go).
+	limit := newMessageLimit(messageLimitOf(srv), s.markLost)
 
 	var inner transport.Interface
 	switch kind {
 	case mcpconfig.Stdio:
-		proc, err := d.startStdio(ctx, srv)
+		proc, r, err := d.startStdio(ctx, srv, redact)
+		redact, s.redact = r, r
 		if err != nil {
-			return nil, &DialError{Err: err}
+			return nil, &DialError{Err: err, redact: redact}
 		}
 		s.proc = proc
-		io := transport.NewIO(proc.stdout, proc.stdin, nil)
+		io := transport.NewIO(limit.lines(proc.stdout), proc.stdin, nil)
 		// mcp-go logs to slog.Default otherwise: a reply written after the
 		// child's stdin closed would reach the user's terminal.
-		transport.WithCommandLogger(d.logger.With("server", srv.ID))(io)
+		transport.WithCommandLogger(redactingLogger(d.logger, redact).With("server", srv.ID))(io)
 		inner = io
 	case mcpconfig.HTTP, mcpconfig.SSE:
-		t, err := d.remoteTransport(ctx, srv, kind)
+		t, r, err := d.remoteTransport(ctx, srv, kind, limit.httpClient(), redact)
+		redact, s.redact = r, r
 		if err != nil {
-			return nil, &DialError{Err: err}
+			return nil, &DialError{Err: err, redact: redact}
 		}
 		inner = t
 	default:
@@ -149,6 +163,10 @@ func (d *dialer) dial(ctx context.Context, srv mcpconfig.Server) (*Session, erro
 	c := client.NewClient(wrapped, opts...)
 	s.Client = c
 	fail := func(err error) (*Session, error) {
+		if tooLarge := limit.tripped(); tooLarge != nil {
+			s.Close()
+			return nil, &DialError{Err: tooLarge, Stderr: s.Stderr(), redact: s.redact}
+		}
 		exited := false
 		if s.proc != nil {
 			// The transport may notice a closed pipe a moment before the
@@ -162,7 +180,7 @@ func (d *dialer) dial(ctx context.Context, srv mcpconfig.Server) (*Session, erro
 			}
 		}
 		s.Close()
-		return nil, &DialError{Err: err, Stderr: s.Stderr(), Exited: exited}
+		return nil, &DialError{Err: err, Stderr: s.Stderr(), Exited: exited, redact: s.redact}
 	}
 
 	// A remote transport's Start opens its streams; it must outlive this
@@ -205,7 +223,7 @@ func (d *dialer) dial(ctx context.Context, srv mcpconfig.Server) (*Session, erro
 	}
 	s.Info = init.ServerInfo
 	s.Capabilities = init.Capabilities
-	s.Instructions = init.Instructions
+	s.Instructions = clipText(init.Instructions, maxInstructions) // read by the model every turn
 	s.Protocol = c.ProtocolVersion()
 	if s.Protocol == "" {
 		s.Protocol = init.ProtocolVersion
@@ -219,28 +237,35 @@ func (d *dialer) dial(ctx context.Context, srv mcpconfig.Server) (*Session, erro
 	return s, nil
 }
 
+// markLost closes lost with err; the first reason wins. Safe for
+// concurrent use: the child's exit and a transport may report at once.
 func (s *Session) markLost(err error) {
-	select {
-	case <-s.lost:
-	default:
+	s.lostOnce.Do(func() {
 		s.why = err
 		close(s.lost)
-	}
+	})
 }
 
 // startStdio resolves the command against the login-shell environment and
-// starts the child.
-func (d *dialer) startStdio(ctx context.Context, srv mcpconfig.Server) (*process, error) {
+// starts the child. It returns redact extended with the secrets that
+// ${VAR} expansion produced (a token read from the environment), also when
+// a later step fails, so that nothing downstream can quote them.
+func (d *dialer) startStdio(ctx context.Context, srv mcpconfig.Server, redact *Redactor) (*process, *Redactor, error) {
 	base := d.env.Environ(ctx)
 	vars := envMap(base)
 	lookup := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+	expanded := mcpconfig.Server{Env: make(map[string]string, len(srv.Env))}
+	done := func(p *process, err error) (*process, *Redactor, error) {
+		return p, redact.with(expanded.SecretValues()), err
+	}
 
 	env := append([]string(nil), base...)
 	for _, k := range sortedKeys(srv.Env) {
 		v, err := d.env.Expand(srv.Env[k], lookup)
 		if err != nil {
-			return nil, fmt.Errorf("env %s: %w", k, err)
+			return done(nil, fmt.Errorf("env %s: %w", k, err))
 		}
+		expanded.Env[k] = v
 		env = append(env, k+"="+v)
 	}
 	// Server env may change PATH, so look up the program with it applied.
@@ -248,46 +273,58 @@ func (d *dialer) startStdio(ctx context.Context, srv mcpconfig.Server) (*process
 	mergedLookup := func(k string) (string, bool) { v, ok := merged[k]; return v, ok }
 	command, err := d.env.Expand(srv.Command, mergedLookup)
 	if err != nil {
-		return nil, fmt.Errorf("command: %w", err)
+		return done(nil, fmt.Errorf("command: %w", err))
 	}
 	args := make([]string, len(srv.Args))
 	for i, a := range srv.Args {
 		if args[i], err = d.env.Expand(a, mergedLookup); err != nil {
-			return nil, fmt.Errorf("args[%d]: %w", i, err)
+			return done(nil, fmt.Errorf("args[%d]: %w", i, err))
 		}
+		expanded.Args = args[:i+1]
 	}
 	cwd, err := d.env.Expand(srv.Cwd, mergedLookup)
 	if err != nil {
-		return nil, fmt.Errorf("cwd: %w", err)
+		return done(nil, fmt.Errorf("cwd: %w", err))
 	}
 	resolved, err := d.env.LookPath(command, flattenEnv(merged))
 	if err != nil {
-		return nil, err
+		return done(nil, err)
 	}
-	name, argv := d.env.CommandLine(resolved, args)
-	return startProcess(processSpec{Path: name, Args: argv, Env: flattenEnv(merged), Dir: cwd})
+	run, err := d.env.CommandLine(resolved, args)
+	if err != nil {
+		return done(nil, err)
+	}
+	return done(startProcess(processSpec{Path: run.Path, Args: run.Args, CmdLine: run.Line, Env: flattenEnv(merged), Dir: cwd}))
 }
 
-// remoteTransport builds a Streamable HTTP or SSE transport.
-func (d *dialer) remoteTransport(ctx context.Context, srv mcpconfig.Server, kind mcpconfig.Transport) (transport.Interface, error) {
+// remoteTransport builds a Streamable HTTP or SSE transport that sends its
+// requests with hc. Like startStdio, it returns redact extended with the
+// secrets expansion produced; the transport logs through it (mcp-go's
+// errors quote the URL).
+func (d *dialer) remoteTransport(ctx context.Context, srv mcpconfig.Server, kind mcpconfig.Transport, hc *http.Client, redact *Redactor) (transport.Interface, *Redactor, error) {
 	vars := envMap(d.env.Environ(ctx))
 	lookup := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
 	headers := make(map[string]string, len(srv.Headers))
-	for k, v := range srv.Headers {
-		ev, err := d.env.Expand(v, lookup)
+	expanded := mcpconfig.Server{Headers: headers}
+	for _, k := range sortedKeys(srv.Headers) {
+		ev, err := d.env.Expand(srv.Headers[k], lookup)
 		if err != nil {
-			return nil, fmt.Errorf("header %s: %w", k, err)
+			return nil, redact.with(expanded.SecretValues()), fmt.Errorf("header %s: %w", k, err)
 		}
 		headers[k] = ev
 	}
 	url, err := d.env.Expand(srv.URL, lookup)
 	if err != nil {
-		return nil, fmt.Errorf("url: %w", err)
+		return nil, redact.with(expanded.SecretValues()), fmt.Errorf("url: %w", err)
 	}
+	expanded.URL = url
+	redact = redact.with(expanded.SecretValues())
+	logger := redactingLogger(d.logger, redact).With("server", srv.ID)
 	if kind == mcpconfig.SSE {
-		return transport.NewSSE(url, transport.WithHeaders(headers))
+		t, err := transport.NewSSE(url, transport.WithHeaders(headers), transport.WithHTTPClient(hc), transport.WithSSELogger(logger))
+		return t, redact, err
 	}
-	opts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(headers)}
+	opts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(headers), transport.WithHTTPBasicClient(hc), transport.WithHTTPLogger(logger)}
 	// The continuous GET stream carries server-initiated messages (list
 	// changes, logs, requests outside a call) on 2025-11-25. Revision
 	// 2026-07-28 removed it, so a server pinned to that revision goes
@@ -295,7 +332,8 @@ func (d *dialer) remoteTransport(ctx context.Context, srv mcpconfig.Server, kind
 	if !mcp.IsModernProtocol(srv.ProtocolVersion) {
 		opts = append(opts, transport.WithContinuousListening())
 	}
-	return transport.NewStreamableHTTP(url, opts...)
+	t, err := transport.NewStreamableHTTP(url, opts...)
+	return t, redact, err
 }
 
 // envMap turns KEY=VALUE pairs into a map; later pairs win.

@@ -118,7 +118,7 @@ func (c *conn) openSubscriptions(ctx context.Context, s *Session) {
 	defer cancel()
 	for _, uri := range subs {
 		if err := s.Client.Subscribe(ctx, mcp.SubscribeRequest{Params: mcp.SubscribeParams{URI: uri}}); err != nil {
-			c.pool.logger.Warn("resubscribe failed", "server", c.cfg.ID, "uri", uri, "err", c.redact.Redact(err.Error()))
+			c.pool.logger.Warn("resubscribe failed", "server", c.cfg.ID, "uri", uri, "err", s.Redact(err.Error()))
 		}
 	}
 }
@@ -152,16 +152,9 @@ func (c *conn) listen(s *Session) {
 	go func() {
 		err := s.Client.Listen(ctx, filter)
 		if err != nil && ctx.Err() == nil {
-			c.pool.logger.Warn("notification stream closed", "server", c.cfg.ID, "err", c.redact.Redact(err.Error()))
+			c.pool.logger.Warn("notification stream closed", "server", c.cfg.ID, "err", s.Redact(err.Error()))
 		}
 	}()
 }
 
-// resourceUpdated publishes a notifications/resources/updated.
-func (c *conn) resourceUpdated(n mcp.JSONRPCNotification) {
-	uri, _ := n.Params.AdditionalFields["uri"].(string)
-	if uri == "" {
-		return
-	}
-	c.pool.emitResourceUpdated(c.cfg.ID, uri)
-}
+// resourceUpdated (flood.go) publishes a notifications/resources/updated.

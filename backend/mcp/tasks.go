@@ -28,8 +28,25 @@ import (
 // taskTTL is how long a server keeps a task the user's call created.
 const taskTTL = 10 * time.Minute
 
-// taskPoll is the status poll interval when the server suggests none.
-const taskPoll = 500 * time.Millisecond
+// taskPoll is the status poll interval when the server suggests none;
+// taskPollFloor is the shortest the pool polls at, whatever the server
+// suggests (a server asking for 1 ms would have the app poll in a loop).
+const (
+	taskPoll      = 500 * time.Millisecond
+	taskPollFloor = 250 * time.Millisecond
+)
+
+// taskPollInterval is how often to poll a task whose server suggested
+// interval milliseconds (nil: no suggestion).
+func taskPollInterval(interval *int64) time.Duration {
+	if interval == nil || *interval <= 0 {
+		return taskPoll
+	}
+	if *interval >= int64(time.Hour/time.Millisecond) {
+		return time.Hour
+	}
+	return max(time.Duration(*interval)*time.Millisecond, taskPollFloor)
+}
 
 // taskSeq numbers the requests the pool sends itself, apart from mcp-go's.
 var taskSeq atomic.Int64
@@ -98,10 +115,7 @@ func callAsTask(ctx context.Context, sess *Session, req mcp.CallToolRequest, sta
 
 // pollTask reports every new status message of a task until it ends.
 func pollTask(ctx context.Context, sess *Session, taskID string, interval *int64, status func(string)) {
-	every := taskPoll
-	if interval != nil && *interval > 0 {
-		every = time.Duration(*interval) * time.Millisecond
-	}
+	every := taskPollInterval(interval)
 	last := ""
 	for {
 		t, err := sess.Client.GetTask(ctx, mcp.GetTaskRequest{Params: mcp.GetTaskParams{TaskId: taskID}})

@@ -2,7 +2,9 @@ package mcpconfig
 
 import (
 	"fmt"
+	"io"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 )
@@ -89,6 +91,37 @@ func DetectAndParse(path string, data []byte) (format string, servers []Server, 
 	}
 	makeIDsValid(servers)
 	return format, servers, nil
+}
+
+// ReadImportFile reads a config file to import. It refuses what is not a
+// regular file (a folder, a pipe that would never end) and a file larger
+// than limit bytes: configs are a few kilobytes.
+func ReadImportFile(path string, limit int64) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	switch {
+	case info.IsDir():
+		return nil, fmt.Errorf("%s is a folder, not a config file", path)
+	case !info.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	case info.Size() > limit:
+		return nil, fmt.Errorf("%s is %d MB: too large for an MCP config file", path, info.Size()>>20)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s grew past %d MB while it was read: too large for an MCP config file", path, limit>>20)
+	}
+	return data, nil
 }
 
 // find sets *m to the member named key and reports whether there is one;

@@ -292,6 +292,8 @@ func (d *decoder) field(srv *Server, f member) bool {
 		srv.TimeoutMs = d.integer(id, f)
 	case "maxConcurrency":
 		srv.MaxConcurrency = d.integer(id, f)
+	case "maxMessageBytes":
+		srv.MaxMessageBytes = d.integer(id, f)
 	case "allowTools":
 		srv.AllowTools = d.strs(id, f)
 	case "denyTools":

@@ -1,6 +1,7 @@
 package mcpconfig
 
 import (
+	"math"
 	"net/url"
 	"regexp"
 	"slices"
@@ -15,9 +16,13 @@ const mask = "***"
 // variables) whose values are credentials.
 var secretName = regexp.MustCompile(`(?i)token|key|secret|passw|pwd|auth|sig|credential|cookie|session`)
 
+// keyPrefixes are how the API keys and tokens of well-known services begin
+// (a regular expression alternation).
+const keyPrefixes = `sk-|sk_|pk_live_|rk_live_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|glrt-|xox[abprs]-|xapp-|AKIA|AIza|ya29\.|hf_|npm_|pypi-|shpat_|dop_v1_|gsk_|pplx-|lin_api_`
+
 // secretPrefix matches values that are credentials by their look: API keys
 // and tokens of well-known services.
-var secretPrefix = regexp.MustCompile(`^(sk-|sk_|pk_live_|rk_live_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abpr]-|AKIA|AIza|hf_|npm_)[A-Za-z0-9_\-]{8,}`)
+var secretPrefix = regexp.MustCompile(`^(` + keyPrefixes + `)[A-Za-z0-9_\-]{8,}`)
 
 // inputRef matches a VS Code input reference such as ${input:api-key}.
 var inputRef = regexp.MustCompile(`\$\{input:([^}]+)\}`)
@@ -293,4 +298,116 @@ func quoteWord(w string) string {
 		return strconv.Quote(w)
 	}
 	return w
+}
+
+// The import preview (preview.go) shows every value of a server, so it
+// needs more than Summary: whether a value is a secret by its look alone,
+// and a hint of a secret that tells it apart without revealing it.
+
+// keyInText finds a well-known key or a JSON Web Token inside longer text,
+// such as "--header=Authorization: Bearer ghp_…"; group 1 is the key.
+var keyInText = regexp.MustCompile(`(?:^|[^A-Za-z0-9])((?:` + keyPrefixes + `)[A-Za-z0-9_\-]{8,}|eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*)`)
+
+// jwtPattern matches a JSON Web Token: three base64url parts, the first a
+// JSON object ("eyJ" is how `{"` begins in base64).
+var jwtPattern = regexp.MustCompile(`^eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*$`)
+
+// authSchemes are the HTTP authentication schemes whose credential follows
+// the scheme name ("Bearer sk-…"): the preview keeps the name visible.
+var authScheme = regexp.MustCompile(`^(?i:bearer|basic|token|digest|apikey|api-key)\s+`)
+
+// looksLikeKey reports whether a value is a credential by its look alone:
+// a well-known key format, a JSON Web Token, or a long random-looking
+// string (see looksRandom). The value's name is not considered.
+func looksLikeKey(v string) bool {
+	return secretPrefix.MatchString(v) || jwtPattern.MatchString(v) || looksRandom(v)
+}
+
+// looksRandom reports whether v looks like a generated secret rather than a
+// word, a path, a version or a package name: at least 20 characters of
+// the alphabets keys are written in (base64, base64url, hex), not a path,
+// mixing letters and digits (and, below 32 characters, both cases; hex
+// from 32 on), with nearly as many distinct characters as a random string
+// of its length and alphabet would have.
+func looksRandom(v string) bool {
+	n := len(v)
+	switch {
+	case n < 20 || n > 4096,
+		strings.ContainsAny(v[:1], "/.~"), // a path
+		strings.Contains(v, "//"),
+		strings.Contains(v, "/") && strings.Contains(v, "."): // a relative path
+		return false
+	}
+	var lower, upper, digit, hex = false, false, false, true
+	counts := map[byte]int{}
+	for i := 0; i < n; i++ {
+		c := v[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower = true
+			hex = hex && c <= 'f'
+		case c >= 'A' && c <= 'Z':
+			upper = true
+			hex = hex && c <= 'F'
+		case c >= '0' && c <= '9':
+			digit = true
+		case strings.IndexByte("+/=_-.", c) >= 0:
+			hex = hex && c == '-' // dashes, as in a UUID
+		default:
+			return false
+		}
+		counts[c]++
+	}
+	bits := 6.0 // base64
+	switch {
+	case !digit || !(lower || upper):
+		return false
+	case hex && n >= 32:
+		bits = 4
+	case n < 32 && !(lower && upper):
+		return false
+	}
+	// Shannon entropy in bits per character, against what a random string
+	// of this length and alphabet reaches.
+	var h float64
+	for _, k := range counts {
+		p := float64(k) / float64(n)
+		h -= p * math.Log2(p)
+	}
+	return h >= 0.8*math.Min(math.Log2(float64(n)), bits)
+}
+
+// secretHeader reports whether a header's value is a secret by its name:
+// the authentication headers always, and any whose name says so.
+func secretHeader(name string) bool {
+	switch strings.ToLower(name) {
+	case "authorization", "proxy-authorization", "cookie", "set-cookie":
+		return true
+	}
+	return secretName.MatchString(name)
+}
+
+// hint returns what the preview shows of a secret value: an authentication
+// scheme ("Bearer "), a well-known key prefix ("sk-") and, when at least
+// eight characters stay hidden, the last four — "sk-…9f2c" — enough to
+// tell two keys apart, never enough to use one. A value with nothing to
+// show is "••••".
+func hint(v string) string {
+	scheme := authScheme.FindString(v)
+	rest := v[len(scheme):]
+	prefix := ""
+	if m := secretPrefix.FindStringSubmatch(rest); m != nil {
+		prefix = m[1]
+	} else if jwtPattern.MatchString(rest) {
+		prefix = "eyJ"
+	}
+	runes := []rune(rest[len(prefix):])
+	tail := ""
+	if len(runes) >= 12 {
+		tail = string(runes[len(runes)-4:])
+	}
+	if scheme == "" && prefix == "" && tail == "" {
+		return "••••"
+	}
+	return scheme + prefix + "…" + tail
 }

@@ -46,6 +46,10 @@ type Server struct {
 	// Roots are the folders the server may work in (SPEC A12), absolute
 	// paths, offered to it on roots/list.
 	Roots []string `json:"roots,omitempty"`
+	// MaxMessageBytes is the largest message the server may send, in bytes
+	// (0: DefaultMaxMessageBytes). A server that sends a larger one is
+	// stopped until the user restarts it.
+	MaxMessageBytes int `json:"maxMessageBytes,omitempty"`
 
 	// Extra keeps fields this version does not know, so that writing a file
 	// back never loses what another tool put there.
@@ -63,4 +67,11 @@ type Config struct {
 const (
 	DefaultTimeoutMs      = 60_000
 	DefaultMaxConcurrency = 4
+)
+
+// Limits of maxMessageBytes: the default, and the range a file may set.
+const (
+	DefaultMaxMessageBytes = 32 << 20
+	MinMaxMessageBytes     = 64 << 10
+	MaxMaxMessageBytes     = 1 << 30
 )

@@ -25,6 +25,7 @@ const maxTimeoutMs = math.MaxInt32
 var serverFields = []string{
 	"type", "command", "args", "env", "cwd", "url", "headers", "enabled",
 	"timeoutMs", "maxConcurrency", "allowTools", "denyTools", "protocolVersion", "roots",
+	"maxMessageBytes",
 }
 
 // Validate checks a configuration built in code (or decoded elsewhere) by
@@ -145,6 +146,10 @@ func validateServer(p *problems, s Server, at func(field string) int, bad func(f
 	}
 	if s.MaxConcurrency < 0 {
 		p.add(at("maxConcurrency"), id, "maxConcurrency", "must not be negative, not %d (leave it out for the default, %d)", s.MaxConcurrency, DefaultMaxConcurrency)
+	}
+	if m := s.MaxMessageBytes; m != 0 && (m < MinMaxMessageBytes || m > MaxMaxMessageBytes) {
+		p.add(at("maxMessageBytes"), id, "maxMessageBytes", "must be a size in bytes from %d (64 KB) to %d (1 GB), not %d (leave it out for the default, %d = 32 MB)",
+			MinMaxMessageBytes, MaxMaxMessageBytes, m, DefaultMaxMessageBytes)
 	}
 	for _, f := range []struct {
 		name  string

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"mcpdesk/backend/remotecontent"
 	"mcpdesk/backend/secrets"
 	"mcpdesk/backend/store"
 )
@@ -117,12 +118,15 @@ type Service struct {
 	info   AppInfo
 	logger *slog.Logger
 	prober Prober
-	opener Opener // shows the data folder (WithOpener)
+	opener Opener     // shows the data folder (WithOpener)
+	links  LinkOpener // opens links in the browser (WithLinkOpener, links.go)
 	ctx    context.Context
 	// onPrefs hears about every saved Prefs (WithPrefsListener).
 	onPrefs func(Prefs)
 	// desktop reports the tray and the global shortcut (WithDesktop).
 	desktop func() DesktopStatus
+	// images keeps which hosts may show images and fetches them (remote.go).
+	images *remotecontent.Images
 }
 
 // New returns a Service over st describing the installation with info.
@@ -136,6 +140,9 @@ func New(st *store.Store, info AppInfo, opts ...Option) *Service {
 	}
 	for _, o := range opts {
 		o(s)
+	}
+	if s.images == nil {
+		s.images = remotecontent.New(st, st, remotecontent.Options{Logger: s.logger})
 	}
 	return s
 }

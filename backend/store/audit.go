@@ -106,6 +106,9 @@ type AuditEntry struct {
 	Output          string `json:"output"`
 	OutputTruncated bool   `json:"outputTruncated"`
 	Error           string `json:"error"`
+	// DefinitionHash is the SHA-256 (hex) of the tool's definition the
+	// call ran under (SPEC G1; see trust.Definition), "" when unknown.
+	DefinitionHash string `json:"definitionHash"`
 }
 
 type auditRow struct {
@@ -123,6 +126,7 @@ type auditRow struct {
 	Output             string
 	OutputTruncated    bool
 	Error              string
+	DefinitionHash     string
 }
 
 func (auditRow) TableName() string { return "audit_log" }
@@ -132,6 +136,7 @@ func (r auditRow) entry() AuditEntry {
 		ID: r.ID, Time: time.UnixMilli(r.Time).UTC(), Source: r.Source, Server: r.Server, Tool: r.Tool,
 		Arguments: r.Arguments, ArgumentsTruncated: r.ArgumentsTruncated, Approval: r.Approval, Status: r.Status,
 		DurationMs: r.DurationMs, Output: r.Output, OutputTruncated: r.OutputTruncated, Error: r.Error,
+		DefinitionHash: r.DefinitionHash,
 	}
 	if r.ConversationID != nil {
 		e.ConversationID = *r.ConversationID
@@ -147,6 +152,8 @@ func (s *Store) AddAuditEntry(ctx context.Context, e AuditEntry) (AuditEntry, er
 		return AuditEntry{}, errors.New("record tool call: a source is required")
 	case e.Tool == "":
 		return AuditEntry{}, errors.New("record tool call: a tool is required")
+	case e.DefinitionHash != "" && !hashPattern.MatchString(e.DefinitionHash):
+		return AuditEntry{}, fmt.Errorf("record tool call: definition hash %q is not a SHA-256 in hex", e.DefinitionHash)
 	}
 	switch e.Status {
 	case AuditOK, AuditError, AuditCancelled, AuditDeclined, AuditTimeout:
@@ -167,6 +174,7 @@ func (s *Store) AddAuditEntry(ctx context.Context, e AuditEntry) (AuditEntry, er
 		Time: e.Time.UnixMilli(), Source: e.Source, Server: e.Server, Tool: e.Tool,
 		Arguments: e.Arguments, ArgumentsTruncated: e.ArgumentsTruncated, Approval: e.Approval, Status: e.Status,
 		DurationMs: max(e.DurationMs, 0), Output: e.Output, OutputTruncated: e.OutputTruncated, Error: e.Error,
+		DefinitionHash: e.DefinitionHash,
 	}
 	if e.ConversationID != 0 {
 		id := e.ConversationID

@@ -50,6 +50,7 @@ var migrations = []migration{
 	{Version: 5, Name: "create conversations", Up: createConversations},
 	{Version: 6, Name: "create usage_records", Up: createUsageRecords},
 	{Version: 7, Name: "create audit_log", Up: createAuditLog},
+	{Version: 8, Name: "pin tool definitions", Up: pinDefinitions},
 }
 
 // SchemaTooNewError reports a database written by a newer MCP Desk, whose

@@ -58,6 +58,9 @@ func (s *Store) SavedRequests(ctx context.Context, server string) ([]SavedReques
 	return out, nil
 }
 
+// MaxSavedArguments bounds the JSON of a saved request's arguments.
+const MaxSavedArguments = 256 << 10
+
 // SaveRequest inserts r (ID 0) or updates the request with r.ID, and
 // returns it as stored. Names are trimmed and must be unique per server.
 func (s *Store) SaveRequest(ctx context.Context, r SavedRequest) (SavedRequest, error) {
@@ -76,6 +79,9 @@ func (s *Store) SaveRequest(ctx context.Context, r SavedRequest) (SavedRequest, 
 	args, err := json.Marshal(r.Arguments)
 	if err != nil {
 		return SavedRequest{}, fmt.Errorf("arguments: %w", err)
+	}
+	if len(args) > MaxSavedArguments {
+		return SavedRequest{}, fmt.Errorf("the arguments are too large to save: %d KB as JSON, at most %d KB", len(args)>>10, MaxSavedArguments>>10)
 	}
 	now := time.Now().UTC()
 	row := savedRequestRow{ID: r.ID, Server: r.Server, Tool: r.Tool, Name: r.Name, Description: r.Description, Arguments: string(args), UpdatedAt: now}

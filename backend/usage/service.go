@@ -6,9 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 
+	"mcpdesk/backend/safefile"
 	"mcpdesk/backend/store"
 )
 
@@ -112,26 +112,18 @@ func (s *UsageStats) SaveCSV(q UsageQuery, by string) (string, error) {
 func (s *UsageStats) Audit(q AuditQuery) (AuditPage, error) { return s.e.Audit(s.ctx, q) }
 
 // SaveCSV writes the CSV export of q to path, replacing it only once the
-// export is complete.
+// export is complete, readable by the user alone and without following a
+// link planted at path (package safefile).
 func (e *Engine) SaveCSV(ctx context.Context, path string, q UsageQuery, by string) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".mcpdesk-usage-*.csv")
+	err := safefile.Write(path, func(f io.Writer) error {
+		w := bufio.NewWriter(f)
+		if err := e.WriteCSV(ctx, w, q, by); err != nil {
+			return err
+		}
+		return w.Flush()
+	})
 	if err != nil {
 		return fmt.Errorf("save CSV: %w", err)
-	}
-	defer os.Remove(f.Name()) // after the rename, nothing is there
-	w := bufio.NewWriter(f)
-	err = e.WriteCSV(ctx, w, q, by)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("save CSV to %s: %w", path, err)
 	}
 	return nil
 }

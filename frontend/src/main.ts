@@ -1,10 +1,15 @@
 import { mount } from 'svelte';
 import './app.css';
 import App from './App.svelte';
-import { hasWails, setBackend } from './lib/api';
+import { hasWails, openURL, setBackend } from './lib/api';
 import { createStores } from './lib/state/context';
+import { installNavGuard } from './lib/util/navguard';
 
 async function boot() {
+  // First of all: whatever reaches the DOM, the window stays on the app's
+  // page; links in rendered content open in the browser on a click.
+  let linkFailed = (message: string) => console.warn(message);
+  installNavGuard(window, { open: openURL, onerror: (m) => linkFailed(m) });
   // Without Go (a plain browser on `npm run dev`), use the in-memory demo
   // backend. The production build drops this branch and the fake with it.
   if (import.meta.env.DEV && !hasWails()) {
@@ -15,6 +20,7 @@ async function boot() {
     setBackend(demo);
   }
   const stores = createStores();
+  linkFailed = (m) => stores.toasts.error('links.openFailed', m);
   stores.prefs.start();
   // Apply the saved theme and language before the first paint, but never
   // wait long for them.

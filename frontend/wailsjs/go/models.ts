@@ -16,6 +16,24 @@ export namespace chat {
 	        this.arguments = source["arguments"];
 	    }
 	}
+	export class SuspendedPolicy {
+	    kind: 'always' | 'conversation' | 'server';
+	    server: string;
+	    tool?: string;
+	    conversationId?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SuspendedPolicy(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.server = source["server"];
+	        this.tool = source["tool"];
+	        this.conversationId = source["conversationId"];
+	    }
+	}
 	export class ToolRef {
 	    server: string;
 	    tool: string;
@@ -34,6 +52,7 @@ export namespace chat {
 	    alwaysAllow: ToolRef[];
 	    autoServers: string[];
 	    never: ToolRef[];
+	    suspended: SuspendedPolicy[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ApprovalPolicies(source);
@@ -44,6 +63,7 @@ export namespace chat {
 	        this.alwaysAllow = this.convertValues(source["alwaysAllow"], ToolRef);
 	        this.autoServers = source["autoServers"];
 	        this.never = this.convertValues(source["never"], ToolRef);
+	        this.suspended = this.convertValues(source["suspended"], SuspendedPolicy);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -63,6 +83,20 @@ export namespace chat {
 		    }
 		    return a;
 		}
+	}
+	export class ChangedTool {
+	    tool: string;
+	    new?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChangedTool(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool = source["tool"];
+	        this.new = source["new"];
+	    }
 	}
 	export class ChatSettings {
 	    maxSteps: number;
@@ -157,6 +191,7 @@ export namespace chat {
 	    title: string;
 	    description: string;
 	    annotations: events.ToolAnnotations;
+	    warnings?: trust.Warning[];
 	
 	    static createFrom(source: any = {}) {
 	        return new OfferedTool(source);
@@ -170,6 +205,7 @@ export namespace chat {
 	        this.title = source["title"];
 	        this.description = source["description"];
 	        this.annotations = this.convertValues(source["annotations"], events.ToolAnnotations);
+	        this.warnings = this.convertValues(source["warnings"], trust.Warning);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -270,6 +306,74 @@ export namespace chat {
 		    return a;
 		}
 	}
+	export class ServerTrust {
+	    server: string;
+	    identity?: trust.ServerChange;
+	    tools: ChangedTool[];
+	    suspended: SuspendedPolicy[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerTrust(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.server = source["server"];
+	        this.identity = this.convertValues(source["identity"], trust.ServerChange);
+	        this.tools = this.convertValues(source["tools"], ChangedTool);
+	        this.suspended = this.convertValues(source["suspended"], SuspendedPolicy);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	export class TrustReport {
+	    servers: ServerTrust[];
+	
+	    static createFrom(source: any = {}) {
+	        return new TrustReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.servers = this.convertValues(source["servers"], ServerTrust);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 
@@ -308,6 +412,9 @@ export namespace events {
 	    annotations: ToolAnnotations;
 	    arguments: any;
 	    inputSchema: any;
+	    definitionHash: string;
+	    change?: trust.Change;
+	    warnings?: trust.Warning[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ChatApprovalPayload(source);
@@ -327,6 +434,9 @@ export namespace events {
 	        this.annotations = this.convertValues(source["annotations"], ToolAnnotations);
 	        this.arguments = source["arguments"];
 	        this.inputSchema = source["inputSchema"];
+	        this.definitionHash = source["definitionHash"];
+	        this.change = this.convertValues(source["change"], trust.Change);
+	        this.warnings = this.convertValues(source["warnings"], trust.Warning);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -378,6 +488,7 @@ export namespace events {
 	    latencyMs?: number;
 	    payload: string;
 	    truncated?: boolean;
+	    dropped?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new RPCEntry(source);
@@ -395,6 +506,21 @@ export namespace events {
 	        this.latencyMs = source["latencyMs"];
 	        this.payload = source["payload"];
 	        this.truncated = source["truncated"];
+	        this.dropped = source["dropped"];
+	    }
+	}
+	export class ServerProblem {
+	    code: 'messageTooLarge';
+	    limit?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerProblem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.limit = source["limit"];
 	    }
 	}
 	export class ServerStatusPayload {
@@ -412,6 +538,7 @@ export namespace events {
 	    stderr?: string;
 	    attempt?: number;
 	    nextRetryMs?: number;
+	    problem?: ServerProblem;
 	
 	    static createFrom(source: any = {}) {
 	        return new ServerStatusPayload(source);
@@ -433,7 +560,26 @@ export namespace events {
 	        this.stderr = source["stderr"];
 	        this.attempt = source["attempt"];
 	        this.nextRetryMs = source["nextRetryMs"];
+	        this.problem = this.convertValues(source["problem"], ServerProblem);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }
@@ -630,28 +776,11 @@ export namespace mcp {
 	        this.theme = source["theme"];
 	    }
 	}
-	export class ImportItem {
-	    id: string;
-	    transport: string;
-	    summary: string;
-	    replaces: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new ImportItem(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.transport = source["transport"];
-	        this.summary = source["summary"];
-	        this.replaces = source["replaces"];
-	    }
-	}
 	export class ImportPreview {
+	    token: string;
 	    file: string;
-	    format: string;
-	    items: ImportItem[];
+	    format: 'cursor' | 'claude' | 'vscode' | 'windsurf' | 'cline' | 'mcpdesk';
+	    items: mcpconfig.ServerPreview[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ImportPreview(source);
@@ -659,9 +788,10 @@ export namespace mcp {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.token = source["token"];
 	        this.file = source["file"];
 	        this.format = source["format"];
-	        this.items = this.convertValues(source["items"], ImportItem);
+	        this.items = this.convertValues(source["items"], mcpconfig.ServerPreview);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -876,6 +1006,130 @@ export namespace mcp {
 	        this.cacheScope = source["cacheScope"];
 	        this.nextCursor = source["nextCursor"];
 	        this.resources = this.convertValues(source["resources"], Resource);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ToolExecution {
+	    taskSupport?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolExecution(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.taskSupport = source["taskSupport"];
+	    }
+	}
+	export class ToolAnnotation {
+	    title?: string;
+	    readOnlyHint?: boolean;
+	    destructiveHint?: boolean;
+	    idempotentHint?: boolean;
+	    openWorldHint?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolAnnotation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.readOnlyHint = source["readOnlyHint"];
+	        this.destructiveHint = source["destructiveHint"];
+	        this.idempotentHint = source["idempotentHint"];
+	        this.openWorldHint = source["openWorldHint"];
+	    }
+	}
+	export class ToolOutputSchema {
+	    $defs?: Record<string, any>;
+	    type: string;
+	    properties: Record<string, any>;
+	    required?: string[];
+	    additionalProperties?: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolOutputSchema(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.$defs = source["$defs"];
+	        this.type = source["type"];
+	        this.properties = source["properties"];
+	        this.required = source["required"];
+	        this.additionalProperties = source["additionalProperties"];
+	    }
+	}
+	export class ToolInputSchema {
+	    $defs?: Record<string, any>;
+	    type: string;
+	    properties: Record<string, any>;
+	    required?: string[];
+	    additionalProperties?: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolInputSchema(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.$defs = source["$defs"];
+	        this.type = source["type"];
+	        this.properties = source["properties"];
+	        this.required = source["required"];
+	        this.additionalProperties = source["additionalProperties"];
+	    }
+	}
+	export class ListedTool {
+	    _meta?: Meta;
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    // Go type: ToolInputSchema
+	    inputSchema: any;
+	    // Go type: ToolOutputSchema
+	    outputSchema: any;
+	    // Go type: ToolAnnotation
+	    annotations: any;
+	    defer_loading?: boolean;
+	    icons?: Icon[];
+	    // Go type: ToolExecution
+	    execution?: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ListedTool(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this._meta = this.convertValues(source["_meta"], Meta);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.inputSchema = this.convertValues(source["inputSchema"], null);
+	        this.outputSchema = this.convertValues(source["outputSchema"], null);
+	        this.annotations = this.convertValues(source["annotations"], null);
+	        this.defer_loading = source["defer_loading"];
+	        this.icons = this.convertValues(source["icons"], Icon);
+	        this.execution = this.convertValues(source["execution"], null);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1115,127 +1369,6 @@ export namespace mcp {
 		    return a;
 		}
 	}
-	export class ToolExecution {
-	    taskSupport?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolExecution(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.taskSupport = source["taskSupport"];
-	    }
-	}
-	export class ToolAnnotation {
-	    title?: string;
-	    readOnlyHint?: boolean;
-	    destructiveHint?: boolean;
-	    idempotentHint?: boolean;
-	    openWorldHint?: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolAnnotation(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.title = source["title"];
-	        this.readOnlyHint = source["readOnlyHint"];
-	        this.destructiveHint = source["destructiveHint"];
-	        this.idempotentHint = source["idempotentHint"];
-	        this.openWorldHint = source["openWorldHint"];
-	    }
-	}
-	export class ToolOutputSchema {
-	    $defs?: Record<string, any>;
-	    type: string;
-	    properties: Record<string, any>;
-	    required?: string[];
-	    additionalProperties?: any;
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolOutputSchema(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.$defs = source["$defs"];
-	        this.type = source["type"];
-	        this.properties = source["properties"];
-	        this.required = source["required"];
-	        this.additionalProperties = source["additionalProperties"];
-	    }
-	}
-	export class ToolInputSchema {
-	    $defs?: Record<string, any>;
-	    type: string;
-	    properties: Record<string, any>;
-	    required?: string[];
-	    additionalProperties?: any;
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolInputSchema(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.$defs = source["$defs"];
-	        this.type = source["type"];
-	        this.properties = source["properties"];
-	        this.required = source["required"];
-	        this.additionalProperties = source["additionalProperties"];
-	    }
-	}
-	export class Tool {
-	    _meta?: Meta;
-	    name: string;
-	    title?: string;
-	    description?: string;
-	    inputSchema: ToolInputSchema;
-	    outputSchema: ToolOutputSchema;
-	    annotations: ToolAnnotation;
-	    defer_loading?: boolean;
-	    icons?: Icon[];
-	    execution?: ToolExecution;
-	
-	    static createFrom(source: any = {}) {
-	        return new Tool(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this._meta = this.convertValues(source["_meta"], Meta);
-	        this.name = source["name"];
-	        this.title = source["title"];
-	        this.description = source["description"];
-	        this.inputSchema = this.convertValues(source["inputSchema"], ToolInputSchema);
-	        this.outputSchema = this.convertValues(source["outputSchema"], ToolOutputSchema);
-	        this.annotations = this.convertValues(source["annotations"], ToolAnnotation);
-	        this.defer_loading = source["defer_loading"];
-	        this.icons = this.convertValues(source["icons"], Icon);
-	        this.execution = this.convertValues(source["execution"], ToolExecution);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	
 	export class ToolCallOutcome {
 	    result?: CallToolResult;
 	    durationMs: number;
@@ -1286,9 +1419,6 @@ export namespace mcp {
 	        this.arguments = source["arguments"];
 	    }
 	}
-	
-	
-	
 	export class ToolSelection {
 	    disabled: string[];
 	    enabled: number;
@@ -1309,6 +1439,234 @@ export namespace mcp {
 	        this.warnAbove = source["warnAbove"];
 	    }
 	}
+	export class ToolTrust {
+	    hash: string;
+	    warnings: trust.Warning[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolTrust(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hash = source["hash"];
+	        this.warnings = this.convertValues(source["warnings"], trust.Warning);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace mcpconfig {
+	
+	export class Shown {
+	    text: string;
+	    secret: boolean;
+	    partial: boolean;
+	    length: number;
+	    reads: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Shown(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.secret = source["secret"];
+	        this.partial = source["partial"];
+	        this.length = source["length"];
+	        this.reads = source["reads"];
+	    }
+	}
+	export class Change {
+	    field: 'transport' | 'command' | 'args' | 'cwd' | 'env' | 'url' | 'headers' | 'enabled' | 'timeoutMs' | 'maxConcurrency' | 'protocolVersion' | 'allowTools' | 'denyTools' | 'roots' | 'other';
+	    name: string;
+	    old: Shown[];
+	    new: Shown[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Change(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.field = source["field"];
+	        this.name = source["name"];
+	        this.old = this.convertValues(source["old"], Shown);
+	        this.new = this.convertValues(source["new"], Shown);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class IdentityFacts {
+	    transport: string;
+	    command: string;
+	    program?: string;
+	    args?: string[];
+	    env?: string[];
+	    loadEnv?: Record<string, string>;
+	    cwd?: string;
+	    url?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new IdentityFacts(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.transport = source["transport"];
+	        this.command = source["command"];
+	        this.program = source["program"];
+	        this.args = source["args"];
+	        this.env = source["env"];
+	        this.loadEnv = source["loadEnv"];
+	        this.cwd = source["cwd"];
+	        this.url = source["url"];
+	    }
+	}
+	export class Pair {
+	    name: string;
+	    value: Shown;
+	
+	    static createFrom(source: any = {}) {
+	        return new Pair(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.value = this.convertValues(source["value"], Shown);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Warning {
+	    code: string;
+	    params: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Warning(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.params = source["params"];
+	    }
+	}
+	export class ServerPreview {
+	    id: string;
+	    transport: 'stdio' | 'http' | 'sse';
+	    summary: string;
+	    enabled: boolean;
+	    replaces: boolean;
+	    changes: Change[];
+	    command: Shown;
+	    args: Shown[];
+	    cwd: Shown;
+	    env: Pair[];
+	    url: Shown;
+	    host: string;
+	    headers: Pair[];
+	    roots: Shown[];
+	    reads: string[];
+	    inputs: string[];
+	    warnings: Warning[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerPreview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.transport = source["transport"];
+	        this.summary = source["summary"];
+	        this.enabled = source["enabled"];
+	        this.replaces = source["replaces"];
+	        this.changes = this.convertValues(source["changes"], Change);
+	        this.command = this.convertValues(source["command"], Shown);
+	        this.args = this.convertValues(source["args"], Shown);
+	        this.cwd = this.convertValues(source["cwd"], Shown);
+	        this.env = this.convertValues(source["env"], Pair);
+	        this.url = this.convertValues(source["url"], Shown);
+	        this.host = source["host"];
+	        this.headers = this.convertValues(source["headers"], Pair);
+	        this.roots = this.convertValues(source["roots"], Shown);
+	        this.reads = source["reads"];
+	        this.inputs = source["inputs"];
+	        this.warnings = this.convertValues(source["warnings"], Warning);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 
 }
 
@@ -1581,6 +1939,61 @@ export namespace providers {
 
 }
 
+export namespace remotecontent {
+	
+	export class Scope {
+	    kind: 'conversation' | 'server';
+	    id: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Scope(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.id = source["id"];
+	    }
+	}
+	export class Grant {
+	    scope: Scope;
+	    host: string;
+	    label: string;
+	    grantedAt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Grant(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = this.convertValues(source["scope"], Scope);
+	        this.host = source["host"];
+	        this.label = source["label"];
+	        this.grantedAt = source["grantedAt"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace settings {
 	
 	export class AppInfo {
@@ -1686,6 +2099,7 @@ export namespace store {
 	    output: string;
 	    outputTruncated: boolean;
 	    error: string;
+	    definitionHash: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new AuditEntry(source);
@@ -1707,6 +2121,7 @@ export namespace store {
 	        this.output = source["output"];
 	        this.outputTruncated = source["outputTruncated"];
 	        this.error = source["error"];
+	        this.definitionHash = source["definitionHash"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2077,6 +2492,201 @@ export namespace store {
 	}
 	
 	
+
+}
+
+export namespace trust {
+	
+	export class SchemaChange {
+	    path: string;
+	    op: 'added' | 'removed' | 'changed';
+	    before?: string;
+	    after?: string;
+	    text?: Span[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SchemaChange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.op = source["op"];
+	        this.before = source["before"];
+	        this.after = source["after"];
+	        this.text = this.convertValues(source["text"], Span);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Span {
+	    op: 'equal' | 'insert' | 'delete';
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Span(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.op = source["op"];
+	        this.text = source["text"];
+	    }
+	}
+	export class ToolChange {
+	    hashBefore: string;
+	    hashAfter: string;
+	    known: boolean;
+	    title?: Span[];
+	    description?: Span[];
+	    inputSchema?: SchemaChange[];
+	    annotations?: SchemaChange[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolChange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hashBefore = source["hashBefore"];
+	        this.hashAfter = source["hashAfter"];
+	        this.known = source["known"];
+	        this.title = this.convertValues(source["title"], Span);
+	        this.description = this.convertValues(source["description"], Span);
+	        this.inputSchema = this.convertValues(source["inputSchema"], SchemaChange);
+	        this.annotations = this.convertValues(source["annotations"], SchemaChange);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ServerChange {
+	    before: mcpconfig.IdentityFacts;
+	    after: mcpconfig.IdentityFacts;
+	    what: string[];
+	    envAdded?: string[];
+	    envRemoved?: string[];
+	    loadEnvChanged?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerChange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.before = this.convertValues(source["before"], mcpconfig.IdentityFacts);
+	        this.after = this.convertValues(source["after"], mcpconfig.IdentityFacts);
+	        this.what = source["what"];
+	        this.envAdded = source["envAdded"];
+	        this.envRemoved = source["envRemoved"];
+	        this.loadEnvChanged = source["loadEnvChanged"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Change {
+	    policy: 'always' | 'conversation' | 'server';
+	    server?: ServerChange;
+	    tool?: ToolChange;
+	    new?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Change(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.policy = source["policy"];
+	        this.server = this.convertValues(source["server"], ServerChange);
+	        this.tool = this.convertValues(source["tool"], ToolChange);
+	        this.new = source["new"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	
+	
+	export class Warning {
+	    kind: 'hiddenText' | 'bidi' | 'invisible' | 'instructions' | 'sensitive' | 'exfiltration' | 'otherServer';
+	    field: string;
+	    params?: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Warning(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.field = source["field"];
+	        this.params = source["params"];
+	    }
+	}
 
 }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EVENT_NAMES, type QuickChatPayload, on, uiState, saveUIState, listServers, ApiError, setBackend } from './index';
 import { FakeBackend, rpcEntry, status } from './fake';
-import type { ResourceUpdated, RPCEntry, ServerStatus, ToolAnnotations } from './types';
+import type { ResourceUpdated, RPCEntry, ServerProblem, ServerStatus, ToolAnnotations } from './types';
 import { listConversations, normalizeMessage, normalizeSettings, send } from './chat';
 import type {
   Approval,
@@ -64,9 +64,12 @@ describe('event contract with backend/events/events.go', () => {
       attempt: 0,
       nextRetryMs: 0,
       canSubscribe: false,
+      problem: { code: 'messageTooLarge', limit: 1 },
     };
     expect(Object.keys(s).sort()).toEqual(goJSONFields('ServerStatusPayload'));
-    const e: Required<RPCEntry> = { ...rpcEntry({ seq: 1 }), id: '', latencyMs: 0, truncated: false };
+    const pr: Required<ServerProblem> = { code: 'messageTooLarge', limit: 1 };
+    expect(Object.keys(pr).sort()).toEqual(goJSONFields('ServerProblem'));
+    const e: Required<RPCEntry> = { ...rpcEntry({ seq: 1 }), id: '', latencyMs: 0, truncated: false, dropped: 0 };
     expect(Object.keys(e).sort()).toEqual(goJSONFields('RPCEntry'));
     expect(goJSONFields('ServersChangedPayload')).toEqual(['ids']);
     expect(goJSONFields('RPCLogBatch')).toEqual(['entries']);
@@ -124,7 +127,7 @@ describe('chat contract with backend/events/chat.go and backend/store/conversati
         'ChatApprovalPayload',
         {
           ...base, id: '', messageId: 1, callId: '', server: '', tool: '', title: '', description: '', annotations: {},
-          arguments: {}, inputSchema: {},
+          arguments: {}, inputSchema: {}, definitionHash: '', change: { policy: 'always' }, warnings: [],
         } satisfies Required<ChatApprovalPayload>,
       ],
       ['ChatApprovalDonePayload', { id: '', conversationId: 1, outcome: 'run' } satisfies Required<ChatApprovalDonePayload>],

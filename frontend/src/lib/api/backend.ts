@@ -57,6 +57,8 @@ import type {
   TurnStarted,
 } from './chatTypes';
 import type { AuditPage, AuditQuery, Price, UsageExportBy, UsageQuery, UsageSummary, UsageTotals } from './usageTypes';
+import type { RemoteGrant, RemoteScope } from './remote';
+import type { TrustReport } from './trustTypes';
 import { wailsBackend } from './wails';
 
 /** The MCPPool service bound from Go. */
@@ -69,9 +71,8 @@ export interface MCPPoolBackend {
   ChooseImportFile(): Promise<string>;
   ChooseFolder(): Promise<string>;
   PreviewImport(path: string): Promise<ImportPreview>;
-  Import(path: string, ids: string[]): Promise<ImportResult>;
+  Import(token: string, ids: string[]): Promise<ImportResult>;
   PreviewImportData(name: string, content: string): Promise<ImportPreview>;
-  ImportData(name: string, content: string, ids: string[]): Promise<ImportResult>;
   DetectConfigs(): Promise<DetectedConfig[]>;
   RPCLog(): Promise<RPCEntry[]>;
   ClearRPCLog(): Promise<void>;
@@ -109,6 +110,13 @@ export interface SettingsBackend {
   SaveUIState(key: string, value: string): Promise<void>;
   OpenDataFolder(): Promise<void>;
   Desktop(): Promise<DesktopStatus>;
+  // Remote images (remote.ts).
+  RemoteImageGrants(): Promise<RemoteGrant[]>;
+  AllowRemoteImages(scope: RemoteScope, host: string): Promise<RemoteGrant>;
+  RevokeRemoteImages(scope: RemoteScope, host: string): Promise<void>;
+  FetchRemoteImage(scope: RemoteScope, url: string): Promise<string>;
+  /** Opens an http(s) link in the system browser or a mailto link in the mail program; refuses anything else. */
+  OpenLink(url: string): Promise<void>;
 }
 
 /** The ProviderManager service bound from Go (SPEC C2). No method returns a key. */
@@ -153,6 +161,8 @@ export interface ChatServiceBackend {
   Settings(): Promise<ChatSettings>;
   SaveSettings(s: ChatSettings): Promise<ChatSettings>;
   AvailableTools(servers: string[] | null): Promise<AvailableTool[]>;
+  /** The standing approvals suspended because their server or tools changed (SPEC G1). */
+  Trust(): Promise<TrustReport>;
 }
 
 /** The UsageStats service bound from Go (SPEC E1, E2): token usage, prices, CSV export, the tool-call audit log. */
@@ -178,8 +188,6 @@ export interface Backend {
   on(name: string, fn: (payload: unknown) => void): () => void;
   /** Puts text on the system clipboard. */
   copyText(text: string): Promise<void>;
-  /** Opens a web page in the system browser. */
-  openURL(url: string): void;
   /** The app's one window: quick chat resizes it and keeps it on top (SPEC F2). */
   window: WindowBackend;
 }

@@ -24,6 +24,7 @@ import type {
   TurnStarted,
   Attachment,
 } from './chatTypes';
+import type { TrustReport } from './trustTypes';
 
 /** normalizeSettings fills in what Go leaves out of conversation settings. */
 export function normalizeSettings(s: Partial<ConversationSettings> | null | undefined): ConversationSettings {
@@ -144,7 +145,13 @@ export const answerSampling = (id: string, decision: SamplingDecision): Promise<
 /** chatPolicies returns the remembered approval policies. */
 export async function chatPolicies(): Promise<ChatPolicies> {
   const p = await call(() => backend().chat.Policies());
-  return { alwaysAllow: p?.alwaysAllow ?? [], autoServers: p?.autoServers ?? [], never: p?.never ?? [] };
+  return { alwaysAllow: p?.alwaysAllow ?? [], autoServers: p?.autoServers ?? [], never: p?.never ?? [], suspended: p?.suspended ?? [] };
+}
+
+/** trustReport lists what changed since standing approvals were given, and the approvals it suspended (SPEC G1). */
+export async function trustReport(): Promise<TrustReport> {
+  const r = await call(() => backend().chat.Trust());
+  return { servers: (r?.servers ?? []).map((s) => ({ ...s, tools: s.tools ?? [], suspended: s.suspended ?? [] })) };
 }
 
 export const revokePolicy = (kind: PolicyKind, server: string, tool = ''): Promise<void> =>

@@ -4,6 +4,7 @@
 // and return. JSON field names are exact; keep them in step with Go.
 
 import type { ToolAnnotations } from './types';
+import type { SuspendedPolicy, TrustChange, TrustWarning } from './trustTypes';
 
 // ---- store (backend/store/conversations.go)
 
@@ -165,6 +166,8 @@ export interface ChatProgress {
   progress: number;
   total?: number;
   message?: string;
+  /** Progress notifications of this call not shown so far (flood limit). */
+  dropped?: number;
 }
 
 /** Payload of chat:tool-call: a tool call of an assistant message changed. */
@@ -193,6 +196,12 @@ export interface ChatApprovalPayload {
   arguments: unknown;
   /** The tool's input schema, for the argument form. */
   inputSchema: unknown;
+  /** The hash of the tool's definition the user is asked about (SPEC G1). */
+  definitionHash: string;
+  /** What changed since a standing approval was given; absent for a first ask. */
+  change?: TrustChange;
+  /** What looks suspicious in the tool's definition. */
+  warnings?: TrustWarning[];
 }
 
 export type ApprovalOutcome = 'run' | 'cancel' | 'expired';
@@ -339,6 +348,8 @@ export interface ChatPolicies {
   alwaysAllow: ToolRef[];
   autoServers: string[];
   never: ToolRef[];
+  /** The allowing policies that ask again because their server or tool changed (SPEC G1). */
+  suspended: SuspendedPolicy[];
 }
 
 /** The kind of policy RevokePolicy removes. */
@@ -364,6 +375,8 @@ export interface AvailableTool {
   title: string;
   description: string;
   annotations: ToolAnnotations;
+  /** What looks suspicious in the tool's definition (SPEC G1). */
+  warnings?: TrustWarning[];
 }
 
 export type ExportFormat = 'md' | 'json';

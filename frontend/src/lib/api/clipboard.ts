@@ -4,8 +4,10 @@ import { call } from './call';
 /** copyText puts text on the system clipboard. */
 export const copyText = (text: string): Promise<void> => call(() => backend().copyText(text));
 
-/** openURL opens a web page in the system browser (http and https only). */
-export function openURL(url: string): void {
-  if (!/^https?:\/\//i.test(url)) throw new Error(`not a web address: ${url}`);
-  backend().openURL(url);
-}
+/**
+ * openURL opens a link outside the app: an http(s) page in the system
+ * browser, a mailto address in the mail program. Go checks it and refuses
+ * anything else with the reason (settings.Service.OpenLink); the app's
+ * window itself never navigates.
+ */
+export const openURL = (url: string): Promise<void> => call(() => backend().settings.OpenLink(url));

@@ -21,8 +21,10 @@ import type {
   ToolSelection,
   ToolCallRequest,
   DetectedConfig,
+  ImportItem,
   ImportPreview,
   ImportResult,
+  ShownValue,
   PoolDefaults,
   Prefs,
   RPCEntry,
@@ -33,6 +35,8 @@ import type {
 } from './types';
 import type { EventMap, EventName } from './events';
 import { FakeChat, demoChatReply, type FakeChatOptions } from './fakeChat';
+import { FakeRemote, type FakeRemoteOptions } from './fakeRemote';
+import { checkLink } from './fakeLinks';
 import { FakeProviders, type FakeProvidersOptions } from './fakeProviders';
 import { FakeUsage, demoUsage, type FakeUsageOptions } from './fakeUsage';
 
@@ -53,8 +57,8 @@ export interface FakeOptions {
   rpc?: RPCEntry[];
   /** What ChooseImportFile returns ("" = the user cancelled). */
   importFile?: string;
-  /** What PreviewImport returns for importFile. */
-  preview?: ImportPreview;
+  /** What PreviewImport (and PreviewImportData) show, whatever the file; token is made up. */
+  preview?: FakePreview;
   configFile?: string;
   /** Inspector: each server's tools, resources, templates and prompts. */
   tools?: Record<string, Tool[]>;
@@ -69,6 +73,8 @@ export interface FakeOptions {
   callTool?: (req: ToolCallRequest, fake: FakeBackend) => Promise<ToolCallOutcome>;
   /** The ChatService: conversations, and how turns are played (see fakeChat.ts). */
   chat?: FakeChatOptions;
+  /** Remote images: allowed hosts and what fetches return (see fakeRemote.ts). */
+  remote?: FakeRemoteOptions;
   /** Saved tool requests at start. */
   saved?: SavedRequest[];
   /** Page size of ListResources and ListResourceTemplates (default 50). */
@@ -102,6 +108,41 @@ export function spec(p: Partial<ServerSpec> & { id: string }): ServerSpec {
     timeoutMs: 0,
     maxConcurrency: 0,
     protocolVersion: '',
+    ...p,
+  };
+}
+
+/** The preview a fake returns: token and replaces are filled in per call. */
+export type FakePreview = Omit<ImportPreview, 'token'>;
+
+/** shown builds a ShownValue: plain text, or with { secret: true, length } a secret's hint. */
+export function shown(text: string, p: Partial<ShownValue> = {}): ShownValue {
+  return { text, secret: false, partial: false, length: 0, reads: [], ...p };
+}
+
+/** previewItem builds an import preview item from a few fields. */
+export function previewItem(p: Partial<ImportItem> & { id: string }): ImportItem {
+  const remote = p.transport === 'http' || p.transport === 'sse' || (p.url?.text ?? '') !== '';
+  const command = p.command ?? shown('');
+  const args = p.args ?? [];
+  const url = p.url ?? shown('');
+  return {
+    transport: remote ? 'http' : 'stdio',
+    summary: remote ? url.text : [command.text, ...args.map((a) => a.text)].join(' '),
+    enabled: true,
+    replaces: false,
+    changes: [],
+    command,
+    args,
+    cwd: shown(''),
+    env: [],
+    url,
+    host: '',
+    headers: [],
+    roots: [],
+    reads: [],
+    inputs: [],
+    warnings: [],
     ...p,
   };
 }
@@ -157,12 +198,14 @@ export class FakeBackend implements Backend {
   readonly providers: FakeProviders;
   /** The UsageStats; its calls are recorded as "usage.<Method>". */
   readonly usage: FakeUsage;
+  /** Remote-image grants and fetches of the settings service (see fakeRemote.ts). */
+  readonly remote: FakeRemote;
   prefs: Prefs;
   info: AppInfo;
   keychain: KeychainStatus;
   rpc: RPCEntry[];
   importFile: string;
-  preview: ImportPreview | null;
+  preview: FakePreview | null;
   /** The configs of other clients DetectConfigs finds. */
   detected: Array<Omit<DetectedConfig, 'configured'>>;
   detectDelayMs: number;
@@ -201,6 +244,9 @@ export class FakeBackend implements Backend {
   #listeners = new Map<string, Set<(p: unknown) => void>>();
   #timers = new Set<ReturnType<typeof setTimeout>>();
   #seq = 0;
+  // Previews by token, oldest first, at most 8 (as MCPPool keeps them).
+  #previews: Array<{ token: string; file: string; items: ImportItem[] }> = [];
+  #previewSeq = 0;
 
   constructor(o: FakeOptions = {}) {
     this.prefs = o.prefs ?? { theme: 'system', language: '' };
@@ -234,6 +280,10 @@ export class FakeBackend implements Backend {
       conversationExists: (id) => this.chat.conversations.has(id),
     });
     this.chat = new FakeChat({ record: (m, a) => this.#record(`chat.${m}`, a), emit: (n, p) => this.emit(n, p) }, o.chat);
+    this.remote = new FakeRemote(o.remote ?? {}, {
+      record: (m, a) => this.#record(m, a),
+      conversationTitle: (id) => this.chat.conversations.get(id)?.conversation.title,
+    });
     this.saved = structuredClone(o.saved ?? []);
     this.#savedSeq = this.saved.reduce((m, r) => Math.max(m, r.id), 0);
     this.#readResult =
@@ -318,12 +368,8 @@ export class FakeBackend implements Backend {
     this.copied.push(text);
   }
 
-  /** Pages opened with openURL. */
+  /** Links opened with settings.OpenLink. */
   readonly opened: string[] = [];
-
-  openURL(url: string): void {
-    this.opened.push(url);
-  }
 
   /** The window's size, on-top state and visibility, as quick chat left them. */
   readonly win = { w: 1280, h: 820, minW: 900, minH: 600, onTop: false, hidden: false, centered: 0 };
@@ -348,6 +394,20 @@ export class FakeBackend implements Backend {
       this.win.hidden = true;
     },
   };
+
+  // #preview shows the configured preview as the file at path and keeps it
+  // under a new token.
+  #preview(path: string): ImportPreview {
+    if (!this.preview) throw `read ${path}: no such file or directory`;
+    const p: ImportPreview = {
+      ...structuredClone(this.preview),
+      token: `fake-preview-${++this.#previewSeq}`,
+      file: path,
+      items: this.preview.items.map((i) => ({ ...structuredClone(i), replaces: this.servers.has(i.id) })),
+    };
+    this.#previews = [...this.#previews, { token: p.token, file: path, items: p.items }].slice(-8);
+    return p;
+  }
 
   #record(method: string, args: unknown[]): void {
     this.calls.push({ method, args: structuredClone(args) });
@@ -474,11 +534,7 @@ export class FakeBackend implements Backend {
     },
     PreviewImportData: async (name, content) => {
       this.#record('PreviewImportData', [name, content]);
-      return this.mcp.PreviewImport(name);
-    },
-    ImportData: async (name, content, ids) => {
-      this.#record('ImportData', [name, content, ids]);
-      return this.mcp.Import(name, ids);
+      return this.#preview(name);
     },
     DetectConfigs: async () => {
       this.#record('DetectConfigs', []);
@@ -487,33 +543,32 @@ export class FakeBackend implements Backend {
     },
     PreviewImport: async (path) => {
       this.#record('PreviewImport', [path]);
-      if (!this.preview) throw `read ${path}: no such file or directory`;
-      return {
-        ...structuredClone(this.preview),
-        file: path,
-        items: this.preview.items.map((i) => ({ ...i, replaces: this.servers.has(i.id) })),
-      };
+      return this.#preview(path);
     },
-    Import: async (path, ids) => {
-      this.#record('Import', [path, ids]);
-      if (!this.preview) throw `read ${path}: no such file or directory`;
+    Import: async (token, ids) => {
+      this.#record('Import', [token, ids]);
+      const held = this.#previews.find((p) => p.token === token);
+      if (!held) throw 'this import preview is no longer available (it was imported already, or too many files were previewed since): open the file again';
+      for (const id of ids) {
+        if (!held.items.some((i) => i.id === id)) throw `import from ${held.file}: the file has no server "${id}"`;
+      }
       const result: ImportResult = { added: [], replaced: [] };
-      for (const item of this.preview.items) {
+      for (const item of held.items) {
         if (ids.length > 0 && !ids.includes(item.id)) continue;
         (this.servers.has(item.id) ? result.replaced : result.added).push(item.id);
-        const isURL = /^https?:\/\//.test(item.summary);
-        const [command = '', ...args] = isURL ? [] : item.summary.split(' ');
         this.servers.set(item.id, {
           spec: spec({
             id: item.id,
-            type: item.transport as ServerSpec['type'],
-            command,
-            args,
-            url: isURL ? item.summary : '',
+            type: item.transport,
+            command: item.command.text,
+            args: item.args.map((a) => a.text),
+            url: item.url.text,
+            enabled: item.enabled,
           }),
           status: status({ id: item.id, state: 'connecting', transport: item.transport }),
         });
       }
+      this.#previews = this.#previews.filter((p) => p.token !== token);
       this.#changed();
       for (const id of [...result.added, ...result.replaced]) this.#connect(id);
       return result;
@@ -632,6 +687,9 @@ export class FakeBackend implements Backend {
       if (!name) throw 'give the request a name';
       if (this.saved.some((x) => x.server === r.server && x.name === name && x.id !== r.id))
         throw `save request: "${name}": a saved request with this name already exists for this server`;
+      // As store.MaxSavedArguments (256 KB of JSON).
+      const argBytes = new TextEncoder().encode(JSON.stringify(r.arguments ?? {})).length;
+      if (argBytes > 256 << 10) throw `the arguments are too large to save: ${argBytes >> 10} KB as JSON, at most 256 KB`;
       const stored = { ...structuredClone(r), name, id: r.id || ++this.#savedSeq };
       this.saved = [...this.saved.filter((x) => x.id !== stored.id), stored];
       return structuredClone(stored);
@@ -719,6 +777,15 @@ export class FakeBackend implements Backend {
       this.#record('Desktop', []);
       return { ...this.desktop };
     },
+    RemoteImageGrants: () => this.remote.list(),
+    AllowRemoteImages: (scope, host) => this.remote.allow(scope, host),
+    RevokeRemoteImages: (scope, host) => this.remote.revoke(scope, host),
+    FetchRemoteImage: (scope, url) => this.remote.fetch(scope, url),
+    OpenLink: async (url) => {
+      this.#record('OpenLink', [url]);
+      checkLink(url);
+      this.opened.push(url);
+    },
   };
 
   /** What Settings → Desktop reports about the tray and the global shortcut. */
@@ -760,9 +827,37 @@ export function demoBackend(): FakeBackend {
       file: '',
       format: 'claude',
       items: [
-        { id: 'filesystem', transport: 'stdio', summary: 'npx -y @modelcontextprotocol/server-filesystem /home/dev', replaces: false },
-        { id: 'memory', transport: 'stdio', summary: 'npx -y @modelcontextprotocol/server-memory', replaces: false },
-        { id: 'everything', transport: 'stdio', summary: 'npx -y @modelcontextprotocol/server-everything', replaces: true },
+        previewItem({
+          id: 'filesystem',
+          command: shown('npx'),
+          args: [shown('-y'), shown('@modelcontextprotocol/server-filesystem'), shown('${HOME}/projects', { reads: ['HOME'] })],
+          reads: ['HOME'],
+        }),
+        previewItem({
+          id: 'memory',
+          command: shown('npx'),
+          args: [shown('-y'), shown('@modelcontextprotocol/server-memory')],
+          env: [
+            { name: 'MEMORY_FILE_PATH', value: shown('/home/dev/memory.json') },
+            { name: 'NODE_OPTIONS', value: shown('--max-old-space-size=512') },
+          ],
+          warnings: [{ code: 'nodeOptions', params: { name: 'NODE_OPTIONS' } }],
+        }),
+        previewItem({
+          id: 'everything',
+          command: shown('npx'),
+          args: [shown('-y'), shown('@modelcontextprotocol/server-everything')],
+          env: [{ name: 'API_KEY', value: shown('sk-…9f2c', { secret: true, length: 51 }) }],
+          changes: [{ field: 'env', name: 'API_KEY', old: [], new: [shown('sk-…9f2c', { secret: true, length: 51 })] }],
+        }),
+        previewItem({
+          id: 'github',
+          transport: 'http',
+          url: shown('https://api.githubcopilot.com/mcp/'),
+          host: 'api.githubcopilot.com',
+          headers: [{ name: 'Authorization', value: shown('Bearer ${GITHUB_TOKEN}', { reads: ['GITHUB_TOKEN'] }) }],
+          reads: ['GITHUB_TOKEN'],
+        }),
       ],
     },
     servers: [

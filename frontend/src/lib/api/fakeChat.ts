@@ -30,6 +30,7 @@ import type {
 import { SNIPPET_END, SNIPPET_START } from './chatTypes';
 import type { EventMap, EventName } from './events';
 import type { ToolAnnotations } from './types';
+import type { TrustChange, TrustReport, TrustWarning } from './trustTypes';
 
 /** What FakeChat needs from FakeBackend: call recording (and scripted failures) and events. */
 export interface FakeChatHost {
@@ -46,7 +47,9 @@ export interface FakeChatOptions {
   defaultModel?: { provider: string; model: string };
   /** Plays every turn that Send, Regenerate and EditAndResend start; without it tests drive turns with turn(). */
   reply?: (turn: FakeTurn, text: string) => void | Promise<void>;
-  policies?: ChatPolicies;
+  policies?: Omit<ChatPolicies, 'suspended'> & Partial<Pick<ChatPolicies, 'suspended'>>;
+  /** What Trust reports (SPEC G1); default: nothing changed. */
+  trust?: TrustReport;
 }
 
 const iso = (ms = Date.now()) => new Date(ms).toISOString();
@@ -186,7 +189,14 @@ export class FakeTurn {
   /** askApproval sets a call pending and emits chat:approval; returns the approval id. */
   askApproval(
     callId: string,
-    p: { title?: string; description?: string; annotations?: ToolAnnotations; inputSchema?: unknown } = {},
+    p: {
+      title?: string;
+      description?: string;
+      annotations?: ToolAnnotations;
+      inputSchema?: unknown;
+      change?: TrustChange;
+      warnings?: TrustWarning[];
+    } = {},
   ): string {
     const { m, call } = this.chat.findCall(this.conversationId, callId);
     this.updateCall(callId, { status: 'pending' });
@@ -201,6 +211,9 @@ export class FakeTurn {
       annotations: p.annotations ?? {},
       arguments: JSON.parse(call.arguments || '{}'),
       inputSchema: p.inputSchema ?? { type: 'object' },
+      definitionHash: '0'.repeat(64),
+      ...(p.change ? { change: p.change } : {}),
+      ...(p.warnings ? { warnings: p.warnings } : {}),
       ...(p.title ? { title: p.title } : {}),
       ...(p.description ? { description: p.description } : {}),
     };
@@ -263,6 +276,7 @@ export class FakeChat implements ChatServiceBackend {
   readonly turns = new Map<number, FakeTurn>();
   tools: AvailableTool[];
   policies: ChatPolicies;
+  trust: TrustReport;
   settings: ChatSettings = { maxSteps: 10, toolTimeoutMs: 60000, approvalDefault: 'ask' };
   defaultModel: { provider: string; model: string };
   reply: FakeChatOptions['reply'];
@@ -275,7 +289,8 @@ export class FakeChat implements ChatServiceBackend {
     o: FakeChatOptions = {},
   ) {
     this.tools = structuredClone(o.tools ?? []);
-    this.policies = structuredClone(o.policies ?? { alwaysAllow: [], autoServers: [], never: [] });
+    this.policies = { suspended: [], ...structuredClone(o.policies ?? { alwaysAllow: [], autoServers: [], never: [] }) };
+    this.trust = structuredClone(o.trust ?? { servers: [] });
     this.defaultModel = o.defaultModel ?? { provider: 'openai', model: 'gpt-4o' };
     this.reply = o.reply;
     const given = (o.conversations ?? []).flatMap((c) => [c.conversation.id, ...(c.messages ?? []).map((m) => m.id ?? 0)]);
@@ -595,6 +610,12 @@ export class FakeChat implements ChatServiceBackend {
     if (kind === 'server') p.autoServers = p.autoServers.filter((s) => s !== server);
     else if (kind === 'always') p.alwaysAllow = p.alwaysAllow.filter((r) => r.server !== server || r.tool !== tool);
     else p.never = p.never.filter((r) => r.server !== server || r.tool !== tool);
+    p.suspended = p.suspended.filter((s) => s.kind !== kind || s.server !== server || (kind !== 'server' && s.tool !== tool));
+  };
+
+  Trust = async (): Promise<TrustReport> => {
+    this.host.record('Trust', []);
+    return structuredClone(this.trust);
   };
 
   Settings = async (): Promise<ChatSettings> => {

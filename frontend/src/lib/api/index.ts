@@ -3,6 +3,7 @@
 export * from './types';
 export * from './mcp';
 export * from './settings';
+export * from './remote';
 export * from './inspector';
 export * from './clipboard';
 export * from './chat';
@@ -11,6 +12,7 @@ export * from './providerTypes';
 export * from './providers';
 export * from './usage';
 export * from './usageTypes';
+export * from './trustTypes';
 export { on, EVENT_NAMES, type EventMap, type EventName, type QuickChatPayload } from './events';
 export { appWindow } from './window';
 export { ApiError } from './call';

@@ -74,27 +74,28 @@ export const chooseFolder = () => call(() => backend().mcp.ChooseFolder());
 /** chooseImportFile opens the native file dialog; "" means cancelled. */
 export const chooseImportFile = () => call(() => backend().mcp.ChooseImportFile());
 
+/**
+ * previewImport reads a config file once and shows everything its servers
+ * would run or send; importServers(preview.token, ids) imports exactly those.
+ */
 export async function previewImport(path: string): Promise<ImportPreview> {
-  const p = await call(() => backend().mcp.PreviewImport(path));
-  return { ...p, items: p.items ?? [] };
-}
-
-/** importServers imports the chosen ids of a file ([] imports all of them). */
-export async function importServers(path: string, ids: string[]): Promise<ImportResult> {
-  const r = await call(() => backend().mcp.Import(path, ids));
-  return { added: r.added ?? [], replaced: r.replaced ?? [] };
+  return normalizePreview(await call(() => backend().mcp.PreviewImport(path)));
 }
 
 /** previewImportData previews a file dropped on the window: its name and text. */
 export async function previewImportData(name: string, content: string): Promise<ImportPreview> {
-  const p = await call(() => backend().mcp.PreviewImportData(name, content));
-  return { ...p, items: p.items ?? [] };
+  return normalizePreview(await call(() => backend().mcp.PreviewImportData(name, content)));
 }
 
-/** importData imports the chosen ids of a dropped file ([] imports all of them). */
-export async function importData(name: string, content: string, ids: string[]): Promise<ImportResult> {
-  const r = await call(() => backend().mcp.ImportData(name, content, ids));
+/** importServers imports the chosen ids of a preview ([] imports all of them); the file is not read again. */
+export async function importServers(token: string, ids: string[]): Promise<ImportResult> {
+  const r = await call(() => backend().mcp.Import(token, ids));
   return { added: r.added ?? [], replaced: r.replaced ?? [] };
+}
+
+// Go writes a nil slice as null.
+function normalizePreview(p: ImportPreview): ImportPreview {
+  return { ...p, items: p.items ?? [] };
 }
 
 /** detectConfigs lists the MCP configs of Claude Desktop, Cursor, VS Code and Windsurf on this machine (SPEC F6). */

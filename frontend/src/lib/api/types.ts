@@ -2,6 +2,8 @@
 // frontend (backend/mcp/api.go, backend/events/events.go, backend/settings).
 // JSON field names are exact; keep them in step with the Go side.
 
+import type { ToolTrust } from './trustTypes';
+
 /** How the app talks to one server. */
 export type Transport = 'stdio' | 'http' | 'sse';
 
@@ -61,6 +63,15 @@ export interface ServerStatus {
   attempt?: number;
   /** Delay before the next automatic reconnect, from when the event was sent. */
   nextRetryMs?: number;
+  /** A failure the UI words itself; error keeps the English text (events.ServerProblem). */
+  problem?: ServerProblem;
+}
+
+/** A server failure the UI words in the user's language (events.ServerProblem). */
+export interface ServerProblem {
+  /** messageTooLarge: the server sent a message larger than limit bytes and was stopped. */
+  code: 'messageTooLarge';
+  limit?: number;
 }
 
 /** One configured server with its live status (mcp.ServerView). */
@@ -72,18 +83,76 @@ export interface ServerView {
 /** The config-file formats the importer recognises. */
 export type ImportFormat = 'cursor' | 'claude' | 'vscode' | 'windsurf' | 'cline' | 'mcpdesk';
 
-/** One server found in a file to import (mcp.ImportItem). */
+/**
+ * One value as the import preview shows it (mcpconfig.Shown). A secret's
+ * text is only a hint such as "sk-…9f2c"; the value never reaches the page.
+ */
+export interface ShownValue {
+  text: string;
+  /** The whole value is a secret: text is a hint, length its length in characters. */
+  secret: boolean;
+  /** Parts of the value are secrets, replaced by *** in text. */
+  partial: boolean;
+  length: number;
+  /** The variables the value reads from the user's environment (${VAR}). */
+  reads: string[];
+}
+
+/** An env variable or header in the import preview (mcpconfig.Pair). */
+export interface ShownPair {
+  name: string;
+  value: ShownValue;
+}
+
+/** A setting a replacing server changes (mcpconfig.Change). */
+export interface ImportChange {
+  field:
+    | 'transport' | 'command' | 'args' | 'cwd' | 'env' | 'url' | 'headers' | 'enabled' | 'timeoutMs'
+    | 'maxConcurrency' | 'protocolVersion' | 'allowTools' | 'denyTools' | 'roots' | 'other';
+  /** The variable, header or field name (env, headers, other); "" otherwise. */
+  name: string;
+  /** Before and after: one value, or one per list item; empty when not set. */
+  old: ShownValue[];
+  new: ShownValue[];
+}
+
+/** Something to look at twice (mcpconfig.Warning): the message is importer.warning.<code>. */
+export interface ImportWarning {
+  code: string;
+  params: Record<string, string>;
+}
+
+/** One server of a file to import, with everything it runs or sends (mcpconfig.ServerPreview). */
 export interface ImportItem {
   id: string;
-  transport: string;
-  /** Command line or URL, secrets withheld. */
+  transport: Transport;
+  /** Command line or URL on one line, secrets masked. */
   summary: string;
-  /** True when a server with this id is already configured. */
+  /** False for a server the file imports switched off. */
+  enabled: boolean;
+  /** True when a server with this id is already configured; changes is then what differs (none: identical). */
   replaces: boolean;
+  changes: ImportChange[];
+  command: ShownValue;
+  args: ShownValue[];
+  cwd: ShownValue;
+  env: ShownPair[];
+  url: ShownValue;
+  /** The host a remote server connects to. */
+  host: string;
+  headers: ShownPair[];
+  roots: ShownValue[];
+  /** Every variable the server reads from the user's environment, sorted. */
+  reads: string[];
+  /** VS Code ${input:id} references, which MCP Desk does not prompt for. */
+  inputs: string[];
+  warnings: ImportWarning[];
 }
 
 /** What importing a config file would do (mcp.ImportPreview). */
 export interface ImportPreview {
+  /** Names the previewed servers: importServers(token, ids) imports exactly these. */
+  token: string;
   file: string;
   format: ImportFormat;
   items: ImportItem[];
@@ -126,6 +195,8 @@ export interface RPCEntry {
   payload: string;
   /** True when payload was cut to the logger's size limit. */
   truncated?: boolean;
+  /** When set, a marker: this many messages of method were not logged (flood limit). */
+  dropped?: number;
 }
 
 /** Facts about this installation (settings.AppInfo). */
@@ -215,6 +286,8 @@ export interface Tool {
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /** MCP Desk's reading of the definition (mcp.ListedTool, SPEC G1): its hash and what looks suspicious. */
+  mcpdesk?: ToolTrust;
 }
 
 /** ResourceContents is a resource's body: text, or a base64 blob. */
@@ -316,6 +389,8 @@ export interface Progress {
   progress: number;
   total?: number;
   message?: string;
+  /** Progress notifications of this call not shown so far (flood limit). */
+  dropped?: number;
 }
 
 export type ListKind = 'tools' | 'resources' | 'prompts';

@@ -51,7 +51,7 @@ describe('usage contract with backend/usage and store/audit.go', () => {
   const page: Required<AuditPage> = { entries: [], total: 0 };
   const entry: Required<AuditEntry> = {
     id: 0, time: '', source: 'chat', conversationId: 0, server: '', tool: '', arguments: '', argumentsTruncated: false, durationMs: 0,
-    status: 'ok', output: '', outputTruncated: false, error: '', approval: '',
+    status: 'ok', output: '', outputTruncated: false, error: '', approval: '', definitionHash: '',
   };
   const changed: Required<UsageChangedPayload> = { conversationId: 0 };
 

@@ -155,6 +155,8 @@ export interface AuditEntry {
    * "approve-never", … — shown as is when unknown.
    */
   approval: string;
+  /** The SHA-256 of the tool's definition the call ran under (SPEC G1); "" or absent when unknown. */
+  definitionHash?: string;
 }
 
 /** AuditPage is one page of the audit log and how many entries match in all. */

@@ -7,7 +7,6 @@ import * as ProviderManager from '../../../wailsjs/go/providers/ProviderManager'
 import * as ChatService from '../../../wailsjs/go/chat/ChatService';
 import * as UsageStats from '../../../wailsjs/go/usage/UsageStats';
 import {
-  BrowserOpenURL,
   EventsOnMultiple,
   WindowCenter,
   WindowGetSize,
@@ -18,6 +17,8 @@ import {
 } from '../../../wailsjs/runtime/runtime';
 import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
 import type { ProvidersBackend } from './backend';
+import type { RemoteGrant } from './remote';
+import type { TrustReport } from './trustTypes';
 import type { ChatServiceBackend } from './backend';
 import type { UsageStatsBackend, WindowBackend } from './backend';
 import type { AuditPage, Price, UsageSummary, UsageTotals } from './usageTypes';
@@ -65,9 +66,8 @@ const mcpPool: MCPPoolBackend = {
   ChooseImportFile: () => MCPPool.ChooseImportFile(),
   ChooseFolder: () => MCPPool.ChooseFolder(),
   PreviewImport: (path) => MCPPool.PreviewImport(path) as Promise<ImportPreview>,
-  Import: (path, ids) => MCPPool.Import(path, ids) as Promise<ImportResult>,
+  Import: (token, ids) => MCPPool.Import(token, ids) as Promise<ImportResult>,
   PreviewImportData: (name, content) => MCPPool.PreviewImportData(name, content) as Promise<ImportPreview>,
-  ImportData: (name, content, ids) => MCPPool.ImportData(name, content, ids) as Promise<ImportResult>,
   DetectConfigs: () => MCPPool.DetectConfigs() as Promise<DetectedConfig[]>,
   RPCLog: () => MCPPool.RPCLog() as Promise<RPCEntry[]>,
   ClearRPCLog: () => MCPPool.ClearRPCLog(),
@@ -105,6 +105,11 @@ const settingsService: SettingsBackend = {
   SaveUIState: (key, value) => SettingsService.SaveUIState(key, value),
   OpenDataFolder: () => SettingsService.OpenDataFolder(),
   Desktop: () => SettingsService.Desktop() as Promise<DesktopStatus>,
+  RemoteImageGrants: () => SettingsService.RemoteImageGrants() as Promise<RemoteGrant[]>,
+  AllowRemoteImages: (scope, host) => SettingsService.AllowRemoteImages(scope, host) as Promise<RemoteGrant>,
+  RevokeRemoteImages: (scope, host) => SettingsService.RevokeRemoteImages(scope, host),
+  FetchRemoteImage: (scope, url) => SettingsService.FetchRemoteImage(scope, url),
+  OpenLink: (url) => SettingsService.OpenLink(url),
 };
 
 // ProviderManager's values are plain JSON in the shapes providerTypes.ts
@@ -152,6 +157,7 @@ const chatService: ChatServiceBackend = {
   SaveSettings: (s) => ChatService.SaveSettings(s as never) as Promise<ChatSettings>,
   // Go reads a JSON null as a nil slice: every enabled server.
   AvailableTools: (servers) => ChatService.AvailableTools(servers as string[]) as Promise<AvailableTool[]>,
+  Trust: () => ChatService.Trust() as unknown as Promise<TrustReport>,
 };
 
 // UsageStats (SPEC E1, E2).
@@ -201,4 +207,4 @@ const windowControl: WindowBackend = {
 };
 
 /** wailsBackend talks to Go through the generated Wails bindings. */
-export const wailsBackend: Backend = { mcp: mcpPool, settings: settingsService, chat: chatService, providers: providerManager, usage: usageService, on, copyText, openURL: BrowserOpenURL, window: windowControl };
+export const wailsBackend: Backend = { mcp: mcpPool, settings: settingsService, chat: chatService, providers: providerManager, usage: usageService, on, copyText, window: windowControl };

@@ -18,6 +18,8 @@ import { AuditStore } from './audit.svelte';
 import { Shortcuts } from './shortcuts.svelte';
 import { Welcome } from './welcome.svelte';
 import { QuickChat } from './quickChat.svelte';
+import { TrustStore } from './trust.svelte';
+import { RemoteImages } from './remoteImages.svelte';
 
 /** Stores are the app's shared state, created once by App and passed by context. */
 export interface Stores {
@@ -50,6 +52,10 @@ export interface Stores {
   welcome: Welcome;
   /** The window's quick-chat mode (tray, global shortcut, --quick-chat). */
   quick: QuickChat;
+  /** What changed since standing approvals were given, and the approvals it suspended (SPEC G1). */
+  trust: TrustStore;
+  /** Which hosts may show images where, and the images fetched through Go (issue 11). */
+  remoteImages: RemoteImages;
 }
 
 export const STORES_KEY = Symbol('mcpdesk.stores');
@@ -77,6 +83,8 @@ export function createStores(): Stores {
     shortcuts: new Shortcuts(),
     welcome: new Welcome(),
     quick: new QuickChat(chat),
+    trust: new TrustStore(),
+    remoteImages: new RemoteImages(),
   };
 }
 

@@ -1,7 +1,6 @@
 import {
   chooseImportFile,
   configFile,
-  importData,
   importServers,
   previewImportData,
   listServers,
@@ -61,8 +60,8 @@ export class ServersStore {
   #loadError = $state('');
   #configError = $state<ConfigError | null>(null);
   #configFile = $state('');
-  // A file dropped on the window: it has a name and content, not a path.
-  #dropped: { name: string; content: string } | null = null;
+  // The preview of a file dropped on the window, waiting for the Servers
+  // screen's import dialog.
   #droppedPreview = $state<ImportPreview | null>(null);
   // epoch counts status events per id, so a list fetched while an event
   // arrived does not overwrite the newer status with an older snapshot.
@@ -214,7 +213,6 @@ export class ServersStore {
    */
   async previewDropped(name: string, content: string): Promise<ImportPreview> {
     const p = await previewImportData(name, content);
-    this.#dropped = { name, content };
     this.#droppedPreview = p;
     return p;
   }
@@ -231,10 +229,12 @@ export class ServersStore {
     return p;
   }
 
-  async importFrom(path: string, ids: string[]): Promise<ImportResult> {
-    const dropped = this.#dropped?.name === path ? this.#dropped : null;
-    const result = dropped ? await importData(dropped.name, dropped.content, ids) : await importServers(path, ids);
-    if (dropped) this.#dropped = null;
+  /**
+   * importPreviewed imports the chosen servers of a preview — those it
+   * showed, kept by the backend under its token, whatever the file says now.
+   */
+  async importPreviewed(preview: ImportPreview, ids: string[]): Promise<ImportResult> {
+    const result = await importServers(preview.token, ids);
     await this.refresh();
     return result;
   }

@@ -103,7 +103,7 @@ export class ToolsStore {
         for (const runs of Object.values(this.#runs)) {
           const r = runs.find((x) => x.callId === p.callId && x.status === 'running');
           if (r) {
-            r.progress = { progress: p.progress, total: p.total, message: p.message };
+            r.progress = { progress: p.progress, total: p.total, message: p.message, dropped: p.dropped };
             return;
           }
         }

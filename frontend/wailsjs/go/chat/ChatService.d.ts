@@ -43,4 +43,6 @@ export function Settings():Promise<chat.ChatSettings>;
 
 export function Stop(arg1:number):Promise<void>;
 
+export function Trust():Promise<chat.TrustReport>;
+
 export function UpdateSettings(arg1:number,arg2:store.ConversationSettings):Promise<store.Conversation>;

@@ -82,6 +82,10 @@ export function Stop(arg1) {
   return window['go']['chat']['ChatService']['Stop'](arg1);
 }
 
+export function Trust() {
+  return window['go']['chat']['ChatService']['Trust']();
+}
+
 export function UpdateSettings(arg1, arg2) {
   return window['go']['chat']['ChatService']['UpdateSettings'](arg1, arg2);
 }

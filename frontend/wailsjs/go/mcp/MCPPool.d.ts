@@ -30,8 +30,6 @@ export function GetPrompt(arg1:string,arg2:string,arg3:Record<string, string>):P
 
 export function Import(arg1:string,arg2:Array<string>):Promise<mcp.ImportResult>;
 
-export function ImportData(arg1:string,arg2:string,arg3:Array<string>):Promise<mcp.ImportResult>;
-
 export function ListPrompts(arg1:string):Promise<Array<mcp.Prompt>>;
 
 export function ListResourceTemplates(arg1:string,arg2:string):Promise<mcp.ListResourceTemplatesResult>;
@@ -42,7 +40,7 @@ export function ListSavedRequests(arg1:string):Promise<Array<store.SavedRequest>
 
 export function ListServers():Promise<Array<mcp.ServerView>>;
 
-export function ListTools(arg1:string):Promise<Array<mcp.Tool>>;
+export function ListTools(arg1:string):Promise<Array<mcp.ListedTool>>;
 
 export function PreviewImport(arg1:string):Promise<mcp.ImportPreview>;
 

@@ -54,10 +54,6 @@ export function Import(arg1, arg2) {
   return window['go']['mcp']['MCPPool']['Import'](arg1, arg2);
 }
 
-export function ImportData(arg1, arg2, arg3) {
-  return window['go']['mcp']['MCPPool']['ImportData'](arg1, arg2, arg3);
-}
-
 export function ListPrompts(arg1) {
   return window['go']['mcp']['MCPPool']['ListPrompts'](arg1);
 }

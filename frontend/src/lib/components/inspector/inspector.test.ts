@@ -205,7 +205,7 @@ describe('renderMarkdown', () => {
     const html = renderMarkdown(
       'text <script>alert(1)</script>\n\n<img src=x onerror="alert(2)">\n\n[x](javascript:alert(3))\n\n<iframe src="https://e.com"></iframe>',
     );
-    expect(html).toContain('<a>x</a>');
+    expect(html).toContain('<a rel="noreferrer noopener">x</a>');
     expect(html).not.toMatch(/<script|onerror|javascript:|<iframe/i);
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Content, GetPromptResult, Prompt } from '../../api';
 import { spec, status, type FakeOptions } from '../../api/fake';
 import { go, renderApp } from '../../../test/app';
+import { STORES_KEY, createStores } from '../../state/context';
 import MessageContent from './MessageContent.svelte';
 
 const PROMPTS: Prompt[] = [
@@ -242,7 +243,10 @@ describe('MessageContent', () => {
     ],
     ['unknown type', { type: 'video', url: 'x' } as unknown as Content, (el) => expect(el).toHaveTextContent('Content of type “video”')],
   ])('renders %s', async (_name, content, check) => {
-    const { container } = render(MessageContent, { props: { content } });
+    const { container } = render(MessageContent, {
+      props: { content, scope: { kind: 'server', id: 'demo' } },
+      context: new Map([[STORES_KEY, createStores()]]),
+    });
     check(container.querySelector('[data-testid="message-content"]') as HTMLElement);
   });
 });

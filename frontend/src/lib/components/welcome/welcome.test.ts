@@ -1,8 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { go, renderApp } from '../../../test/app';
-import type { ImportPreview } from '../../api';
-import { spec, type FakeOptions } from '../../api/fake';
+import { previewItem, shown, spec, type FakeOptions, type FakePreview } from '../../api/fake';
 import { WELCOME_SEEN } from '../../state/welcome.svelte';
 
 const CLAUDE = '/home/dev/.config/Claude/claude_desktop_config.json';
@@ -15,12 +14,12 @@ const DETECTED: FakeOptions['detected'] = [
   { client: 'vscode', path: VSCODE, servers: [], error: '' },
 ];
 
-const PREVIEW: ImportPreview = {
+const PREVIEW: FakePreview = {
   file: CLAUDE,
   format: 'claude',
   items: [
-    { id: 'filesystem', transport: 'stdio', summary: 'npx -y @modelcontextprotocol/server-filesystem /home/dev', replaces: false },
-    { id: 'memory', transport: 'stdio', summary: 'npx -y @modelcontextprotocol/server-memory', replaces: false },
+    previewItem({ id: 'filesystem', command: shown('npx'), args: [shown('-y'), shown('@modelcontextprotocol/server-filesystem'), shown('/home/dev')] }),
+    previewItem({ id: 'memory', command: shown('npx'), args: [shown('-y'), shown('@modelcontextprotocol/server-memory')] }),
   ],
 };
 
@@ -69,10 +68,17 @@ describe('Welcome (SPEC F6)', () => {
     const dialog = within(await screen.findByTestId('import-dialog'));
     expect(fake.callsOf('PreviewImport')).toEqual([[CLAUDE]]);
     expect(dialog.getByTestId('import-format')).toHaveTextContent('Claude Desktop');
+    // The first-run import shows what each server runs, like any import.
+    expect(within(dialog.getByTestId('import-item-filesystem')).getAllByTestId('import-arg').map((a) => a.textContent?.trim())).toEqual([
+      '-y',
+      '@modelcontextprotocol/server-filesystem',
+      '/home/dev',
+    ]);
     await user.click(dialog.getByTestId('import-check-memory'));
     await user.click(dialog.getByTestId('import-confirm'));
 
-    await waitFor(() => expect(fake.callsOf('Import')).toEqual([[CLAUDE, ['filesystem']]]));
+    // The preview's token, not the path: the file is not read again.
+    await waitFor(() => expect(fake.callsOf('Import')).toEqual([['fake-preview-1', ['filesystem']]]));
     await waitFor(() => expect(screen.queryByTestId('import-dialog')).toBeNull());
     expect(await screen.findByText('Imported: 1 added, 0 replaced')).toBeInTheDocument();
     // The welcome stays, marks the file, and knows which servers are now configured.
