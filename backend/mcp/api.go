@@ -17,18 +17,21 @@ type ServerView struct {
 // read from the backend has an empty Value and Keep set, and saving it with
 // Keep still set keeps the stored value.
 type ServerSpec struct {
-	ID              string       `json:"id"`
-	Type            string       `json:"type"` // stdio | http | sse
-	Command         string       `json:"command"`
-	Args            []string     `json:"args"`
-	Env             []SecretPair `json:"env"`
-	Cwd             string       `json:"cwd"`
-	URL             string       `json:"url"`
-	Headers         []SecretPair `json:"headers"`
-	Enabled         bool         `json:"enabled"`
-	TimeoutMs       int          `json:"timeoutMs"`
-	MaxConcurrency  int          `json:"maxConcurrency"`
-	ProtocolVersion string       `json:"protocolVersion"`
+	ID             string       `json:"id"`
+	Type           string       `json:"type"` // stdio | http | sse
+	Command        string       `json:"command"`
+	Args           []string     `json:"args"`
+	Env            []SecretPair `json:"env"`
+	Cwd            string       `json:"cwd"`
+	URL            string       `json:"url"`
+	Headers        []SecretPair `json:"headers"`
+	Enabled        bool         `json:"enabled"`
+	TimeoutMs      int          `json:"timeoutMs"`
+	MaxConcurrency int          `json:"maxConcurrency"`
+	// MaxMessageBytes is the largest message the server may send (0: the
+	// default, 32 MB).
+	MaxMessageBytes int    `json:"maxMessageBytes"`
+	ProtocolVersion string `json:"protocolVersion"`
 	// Roots are the folders the server may work in (absolute paths).
 	Roots []string `json:"roots"`
 }

@@ -156,6 +156,7 @@ func specFromConfig(c mcpconfig.Server) ServerSpec {
 		Enabled:         isEnabled(c),
 		TimeoutMs:       c.TimeoutMs,
 		MaxConcurrency:  c.MaxConcurrency,
+		MaxMessageBytes: c.MaxMessageBytes,
 		ProtocolVersion: c.ProtocolVersion,
 		Roots:           nonNil(c.Roots),
 	}
@@ -204,6 +205,7 @@ func configFromSpec(spec ServerSpec, prev mcpconfig.Server) (mcpconfig.Server, e
 		srv.Enabled = &f
 	}
 	srv.TimeoutMs, srv.MaxConcurrency, srv.ProtocolVersion = spec.TimeoutMs, spec.MaxConcurrency, spec.ProtocolVersion
+	srv.MaxMessageBytes = spec.MaxMessageBytes
 	srv.Roots = nil
 	if len(spec.Roots) > 0 {
 		srv.Roots = slices.Clone(spec.Roots)

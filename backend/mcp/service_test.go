@@ -105,3 +105,29 @@ func TestSavedRequestsThroughTheService(t *testing.T) {
 		t.Fatalf("after delete: %+v", list)
 	}
 }
+
+// TestSaveServerMessageLimit: the form's message limit reaches the config
+// file and comes back; a value outside 64 KB–1 GB is refused with the range.
+func TestSaveServerMessageLimit(t *testing.T) {
+	p, _ := newTestPool(t)
+	svc := NewService(p, nil)
+	spec := ServerSpec{ID: "big", Type: "stdio", Command: testServerBin, Enabled: false, MaxMessageBytes: 64 << 20}
+	view, err := svc.SaveServer("", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if view.Spec.MaxMessageBytes != 64<<20 {
+		t.Fatalf("saved spec has maxMessageBytes %d, want %d", view.Spec.MaxMessageBytes, 64<<20)
+	}
+	cfg, err := mcpconfig.Load(p.ConfigPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Servers) != 1 || cfg.Servers[0].MaxMessageBytes != 64<<20 {
+		t.Fatalf("config file: %+v", cfg.Servers)
+	}
+	spec.MaxMessageBytes = 2 << 30
+	if _, err := svc.SaveServer("big", spec); err == nil || !strings.Contains(err.Error(), "maxMessageBytes") {
+		t.Fatalf("a 2 GB limit was accepted or not named: %v", err)
+	}
+}

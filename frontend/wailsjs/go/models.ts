@@ -1295,6 +1295,7 @@ export namespace mcp {
 	    enabled: boolean;
 	    timeoutMs: number;
 	    maxConcurrency: number;
+	    maxMessageBytes: number;
 	    protocolVersion: string;
 	    roots: string[];
 	
@@ -1315,6 +1316,7 @@ export namespace mcp {
 	        this.enabled = source["enabled"];
 	        this.timeoutMs = source["timeoutMs"];
 	        this.maxConcurrency = source["maxConcurrency"];
+	        this.maxMessageBytes = source["maxMessageBytes"];
 	        this.protocolVersion = source["protocolVersion"];
 	        this.roots = source["roots"];
 	    }

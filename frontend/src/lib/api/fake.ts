@@ -107,6 +107,7 @@ export function spec(p: Partial<ServerSpec> & { id: string }): ServerSpec {
     enabled: true,
     timeoutMs: 0,
     maxConcurrency: 0,
+    maxMessageBytes: 0,
     protocolVersion: '',
     ...p,
   };

@@ -28,6 +28,7 @@ export function normalizeSpec(s: Partial<ServerSpec> & { id: string }): ServerSp
     enabled: s.enabled ?? true,
     timeoutMs: s.timeoutMs ?? 0,
     maxConcurrency: s.maxConcurrency ?? 0,
+    maxMessageBytes: s.maxMessageBytes ?? 0,
     protocolVersion: s.protocolVersion ?? '',
     roots: s.roots ?? [],
   };

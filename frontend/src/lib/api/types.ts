@@ -36,6 +36,8 @@ export interface ServerSpec {
   timeoutMs: number;
   /** 0 means the default (4). */
   maxConcurrency: number;
+  /** Largest message the server may send, in bytes (0: 32 MB). */
+  maxMessageBytes: number;
   /** "" means automatic negotiation. */
   protocolVersion: string;
   /** Folders the server may work in (absolute paths), offered on roots/list. */

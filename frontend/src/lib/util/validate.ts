@@ -52,6 +52,19 @@ export function validatePairKeys(
 }
 
 /** validateInt checks an optional whole number in [min, max]. */
+/**
+ * validateNumber checks an optional decimal number (e.g. "0.5") against a
+ * range; like validateInt it returns an i18n key, or undefined when valid.
+ */
+export function validateNumber(text: string, min: number, max: number): string | undefined {
+  const t = text.trim();
+  if (!t) return undefined;
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(t)) return 'form.error.number';
+  const n = Number(t);
+  if (n < min || n > max) return 'form.error.range';
+  return undefined;
+}
+
 export function validateInt(text: string, min: number, max: number): string | undefined {
   const t = text.trim();
   if (!t) return undefined;

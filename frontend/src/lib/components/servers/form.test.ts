@@ -12,10 +12,20 @@ describe('server form model', () => {
       cwd: '/w',
       timeoutMs: 1000,
       maxConcurrency: 2,
+      maxMessageBytes: 100_000, // not a whole number of MB: comes back exactly
       protocolVersion: '2025-11-25',
       enabled: false,
     });
     expect(specFrom(modelFrom(s))).toEqual(s);
+  });
+
+  it('shows the message limit in MB and sends it in bytes', () => {
+    const m = modelFrom(spec({ id: 'x', command: 'c', maxMessageBytes: 64 << 20 }));
+    expect(m.maxMessage).toBe('64');
+    m.maxMessage = '0.5';
+    expect(specFrom(m).maxMessageBytes).toBe(512 * 1024);
+    m.maxMessage = ' ';
+    expect(specFrom(m).maxMessageBytes).toBe(0);
   });
 
   it('drops blank rows and empty args', () => {

@@ -38,6 +38,12 @@ export function toPairs(rows: readonly PairRow[]): SecretPair[] {
     .map((r) => (r.keep ? { key: r.key.trim(), value: '', keep: true } : { key: r.key.trim(), value: r.value, keep: false }));
 }
 
+/** MIB is one megabyte as the message limit counts it (2^20 bytes). */
+export const MIB = 1 << 20;
+
+/** MESSAGE_MB_RANGE is the message limit the config accepts, in MB (64 KB – 1 GB). */
+export const MESSAGE_MB_RANGE = [0.0625, 1024] as const;
+
 export interface FormModel {
   id: string;
   type: Transport;
@@ -49,6 +55,8 @@ export interface FormModel {
   headers: PairRow[];
   timeout: string;
   concurrency: string;
+  /** The largest message, in MB (decimals allowed: 64 KB is 0.0625). */
+  maxMessage: string;
   protocol: string;
   enabled: boolean;
   roots: ArgRow[];
@@ -66,6 +74,8 @@ export function modelFrom(spec: ServerSpec | null): FormModel {
     headers: pairRows(spec?.headers ?? []),
     timeout: spec?.timeoutMs ? String(spec.timeoutMs) : '',
     concurrency: spec?.maxConcurrency ? String(spec.maxConcurrency) : '',
+    // bytes / 2^20 is exact in binary, so the value comes back unchanged.
+    maxMessage: spec?.maxMessageBytes ? String(spec.maxMessageBytes / MIB) : '',
     protocol: spec?.protocolVersion ?? '',
     enabled: spec?.enabled ?? true,
     roots: argRows(spec?.roots ?? []),
@@ -94,6 +104,7 @@ export function specFrom(m: FormModel): ServerSpec {
     enabled: m.enabled,
     timeoutMs: m.timeout.trim() ? Number(m.timeout) : 0,
     maxConcurrency: m.concurrency.trim() ? Number(m.concurrency) : 0,
+    maxMessageBytes: m.maxMessage.trim() ? Math.round(Number(m.maxMessage) * MIB) : 0,
     protocolVersion: m.protocol,
     ...rootsOf(m),
   };

@@ -49,6 +49,7 @@ describe('Server form', () => {
         enabled: true,
         timeoutMs: 0,
         maxConcurrency: 0,
+        maxMessageBytes: 0,
         protocolVersion: '',
       },
     ]);
@@ -120,6 +121,11 @@ describe('Server form', () => {
     await user.click(screen.getByTestId('server-advanced'));
     await user.type(screen.getByTestId('server-concurrency'), '500');
     expect(screen.getByText('Enter a number from 1 to 64.')).toBeInTheDocument();
+    await user.type(screen.getByTestId('server-max-message'), '2048');
+    expect(screen.getByText('Enter a number from 0.0625 to 1024.')).toBeInTheDocument();
+    await user.clear(screen.getByTestId('server-max-message'));
+    await user.type(screen.getByTestId('server-max-message'), '1e3');
+    expect(screen.getByText('Enter a number, such as 32 or 0.5.')).toBeInTheDocument();
     await user.click(screen.getByTestId('save-server'));
     expect(fake.callsOf('SaveServer')).toEqual([]);
   });
@@ -136,6 +142,7 @@ describe('Server form', () => {
     await user.click(screen.getByTestId('server-advanced'));
     await user.type(screen.getByTestId('server-timeout'), '30000');
     await user.type(screen.getByTestId('server-concurrency'), '2');
+    await user.type(screen.getByTestId('server-max-message'), '64');
     await user.selectOptions(screen.getByTestId('server-protocol'), '2026-07-28');
     await user.click(screen.getByTestId('server-enabled-field'));
     await user.click(screen.getByTestId('save-server'));
@@ -155,6 +162,7 @@ describe('Server form', () => {
         enabled: false,
         timeoutMs: 30000,
         maxConcurrency: 2,
+        maxMessageBytes: 64 << 20,
         protocolVersion: '2026-07-28',
       },
     ]);
