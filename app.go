@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -83,6 +84,9 @@ type App struct {
 	quitting  atomic.Bool
 	// nav keeps the window on the app's pages (backend/webview).
 	nav *webview.Guard
+	// loaded is closed by the first domReady (see watchFirstLoad).
+	loaded     chan struct{}
+	loadedOnce sync.Once
 }
 
 // NewApp opens the data folder and builds every service; nothing connects
@@ -92,7 +96,7 @@ func NewApp(cfg Config) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("find data folder: %w", err)
 	}
-	a := &App{started: cfg.Started, cfg: cfg}
+	a := &App{started: cfg.Started, cfg: cfg, loaded: make(chan struct{})}
 	a.logger, a.logFile = openLog(dir)
 	a.nav = webview.New(cfg.Web, a.logger)
 	st, err := store.Open(dir, a.logger)
@@ -154,6 +158,7 @@ func (a *App) Bindings() []any {
 func (a *App) startup(ctx context.Context) {
 	a.ctx.Store(&ctx)
 	a.nav.Watch()
+	go a.watchFirstLoad(ctx)
 	// The pool outlives no window but is not tied to Wails' context either:
 	// shutdown stops it explicitly, after its children are gone.
 	poolCtx, stop := context.WithCancel(context.Background())
@@ -182,10 +187,38 @@ func (a *App) startup(ctx context.Context) {
 	a.startDesktop()
 }
 
+// firstLoadWait is how long the first page load may take before the page
+// is loaded again. A cold start takes about half a second here.
+const firstLoadWait = 8 * time.Second
+
+// watchFirstLoad reloads the page when its first load never finishes.
+// WebKitGTK sometimes leaves a fresh window blank: every asset is served,
+// but the load never completes (seen in about one fresh start in ten under
+// Xvfb, before and after the navigation guard; reloading the page ends it).
+// A user would see a white window for good; here they see a short delay.
+func (a *App) watchFirstLoad(ctx context.Context) {
+	for attempt := 1; attempt <= 3; attempt++ {
+		select {
+		case <-a.loaded:
+			return
+		case <-ctx.Done():
+			return
+		case <-time.After(firstLoadWait):
+		}
+		a.logger.Warn("the page did not finish loading; loading it again", "attempt", attempt, "waited", firstLoadWait)
+		if a.nav.CanReload() {
+			a.nav.Reload()
+		} else {
+			runtime.WindowReloadApp(ctx)
+		}
+	}
+}
+
 // domReady runs when the frontend has loaded; the cold-start figure of the
 // benchmarks is read from this log line.
 func (a *App) domReady(ctx context.Context) {
 	a.logger.Info("window ready", "since_start", time.Since(a.started).Round(time.Millisecond))
+	a.loadedOnce.Do(func() { close(a.loaded) })
 	// Again: at startup the web view may not have been in the window yet.
 	a.nav.Watch()
 	if a.cfg.NavigationCheck != "" {

@@ -98,3 +98,33 @@ void navguard_watch(uintptr_t h)
 {
     g_idle_add(navguard_search, (gpointer)h);
 }
+
+static void navguard_reload_walk(GtkWidget *widget)
+{
+    if (WEBKIT_IS_WEB_VIEW(widget)) {
+        // Only views the guard watches: the app's own pages.
+        if (g_object_get_data(G_OBJECT(widget), NAVGUARD_KEY))
+            webkit_web_view_reload(WEBKIT_WEB_VIEW(widget));
+        return;
+    }
+    if (GTK_IS_CONTAINER(widget)) {
+        GList *children = gtk_container_get_children(GTK_CONTAINER(widget));
+        for (GList *l = children; l != NULL; l = l->next)
+            navguard_reload_walk(GTK_WIDGET(l->data));
+        g_list_free(children);
+    }
+}
+
+static gboolean navguard_reload_now(gpointer data)
+{
+    GList *tops = gtk_window_list_toplevels();
+    for (GList *l = tops; l != NULL; l = l->next)
+        navguard_reload_walk(GTK_WIDGET(l->data));
+    g_list_free(tops);
+    return G_SOURCE_REMOVE;
+}
+
+void navguard_reload(void)
+{
+    g_idle_add(navguard_reload_now, NULL);
+}

@@ -51,6 +51,16 @@ func (g *Guard) Watch() {
 	C.navguard_watch(C.uintptr_t(g.handle))
 }
 
+// Reload reloads the app's page in the web views the guard watches, on
+// the GTK main thread, below the page's own JavaScript (which may be the
+// part that is stuck); safe from any goroutine.
+func (g *Guard) Reload() {
+	if g == nil || g.policy == nil {
+		return
+	}
+	C.navguard_reload()
+}
+
 //export navguardDecide
 func navguardDecide(h C.uintptr_t, kind C.int, uri *C.char) C.int {
 	g := cgo.Handle(h).Value().(*Guard)
@@ -78,3 +88,6 @@ func navguardSearched(h C.uintptr_t, hooked C.int) {
 		g.once.Do(func() { close(g.ready) })
 	}
 }
+
+// CanReload reports whether Reload works on this platform.
+func (*Guard) CanReload() bool { return true }

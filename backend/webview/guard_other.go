@@ -26,3 +26,9 @@ func (*Guard) Watch() {}
 
 // Watching is closed at once: there is nothing to wait for.
 func (g *Guard) Watching() <-chan struct{} { return g.ready }
+
+// Reload does nothing here; the caller falls back to the page's own reload.
+func (*Guard) Reload() {}
+
+// CanReload reports whether Reload works on this platform.
+func (*Guard) CanReload() bool { return false }
