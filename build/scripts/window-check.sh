@@ -89,9 +89,11 @@ nav_run() {
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
-  kill "$pid" 2>/dev/null
+  kill "$pid" 2>/dev/null || true
   for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; pid=""
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  pid=""
 }
 nav_run
 if ! grep -q 'window ready' "$work/nav.log"; then
