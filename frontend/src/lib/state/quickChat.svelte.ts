@@ -61,19 +61,21 @@ export class QuickChat {
     }
     w.setMinSize(QUICK_MIN.w, QUICK_MIN.h);
     w.setAlwaysOnTop(true);
-    await this.#resize(QUICK_SIZE.w, QUICK_SIZE.h);
+    await this.#resize(QUICK_SIZE.w, QUICK_SIZE.h, () => this.#active);
   }
 
   // Wails applies a new minimum size later, on the UI thread, while a
-  // resize goes at once and is clamped by the old minimum: resize, and
-  // again shortly if the window did not take the size.
-  async #resize(width: number, height: number): Promise<void> {
+  // resize goes at once and is clamped by the old minimum (or, leaving
+  // quick chat, undone by the new one applied to the old size): resize, and
+  // again shortly if the window did not take the size — as long as still()
+  // says the window is still meant to have it.
+  async #resize(width: number, height: number, still: () => boolean): Promise<void> {
     const w = appWindow();
     w.setSize(width, height);
     w.center();
     for (const ms of [60, 200]) {
       await new Promise((r) => setTimeout(r, ms));
-      if (!this.#active) return;
+      if (!still()) return;
       const now = await w.getSize().catch(() => null);
       if (!now || (now.w === width && now.h === height)) return;
       w.setSize(width, height);
@@ -88,8 +90,8 @@ export class QuickChat {
     const w = appWindow();
     w.setAlwaysOnTop(false);
     w.setMinSize(FULL_MIN.w, FULL_MIN.h);
-    if (this.#restore) w.setSize(this.#restore.w, this.#restore.h);
-    w.center();
+    if (this.#restore) void this.#resize(this.#restore.w, this.#restore.h, () => !this.#active);
+    else w.center();
   }
 
   /**
