@@ -5,11 +5,15 @@
 
 SHELL   := /bin/bash
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-dev)
-GOBIN   := $(shell go env GOPATH)/bin
+# Go and Node that build/scripts/deps.sh fetched for a machine without them
+# (or with versions too old) live in build/.tools and come first on PATH.
+TOOLS   := $(CURDIR)/build/.tools
+NODEARCH := $(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x64)
+export PATH := $(TOOLS)/go/bin:$(TOOLS)/node/node_modules/node-linux-$(NODEARCH)/bin:$(TOOLS)/node/node_modules/.bin:$(PATH)
 TAGS    := webkit2_41,sqlite_fts5
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run build dev-binary deps deps-test frontend test test-go test-frontend test-bindings test-e2e test-window test-package package package-sizes bench clean
+.PHONY: run build dev-binary deps deps-test frontend test test-go test-frontend test-bindings test-e2e test-window test-package test-fresh package package-sizes bench clean
 
 run: build
 	./build/bin/mcpdesk
@@ -54,6 +58,11 @@ test-window:
 	@build/scripts/test.sh window
 test-package:
 	@build/scripts/test.sh package
+
+# The two commands on a clean Debian root file system (debootstrap + chroot,
+# needs root); not part of `make test`.
+test-fresh:
+	@build/scripts/test-fresh.sh
 
 # Benchmarks print figures; they are not part of `make test`.
 bench: deps-test dev-binary
