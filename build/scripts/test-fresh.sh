@@ -49,12 +49,20 @@ for m in proc sys dev dev/pts dev/shm; do
   mounts+=("$root/$m")
 done
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The host's own network set-up, not the project's: certificate authorities it
+# added locally (e.g. a TLS-inspecting egress proxy) are trusted inside too,
+# and Node is told to use the system's list as it is on the host.
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+  cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+  chroot "$root" update-ca-certificates >/dev/null 2>&1
+fi
 git clone -q --no-local "$repo" "$root/src/mcpdesk"
 git -C "$root/src/mcpdesk" checkout -q "$(git rev-parse HEAD)"
 
 in_root() {
   chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin CI=true \
+    ${NODE_EXTRA_CA_CERTS:+NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS} \
     bash -c "cd /src/mcpdesk && $1"
 }
 
