@@ -489,13 +489,17 @@ func (s *Store) ListConversations(ctx context.Context, limit, offset int) ([]Con
 		UpdatedAt    time.Time
 	}
 	// The preview takes a little more than previewLen so that collapsing
-	// whitespace still leaves a full line.
+	// whitespace still leaves a full line. It comes from the version shown
+	// of its own answer (one level: a later turn of a version not shown
+	// further up can still be previewed).
 	err := s.db.WithContext(ctx).Raw(`
 		SELECT c.id, c.title, c.provider, c.model, c.pinned, c.created_at, c.updated_at,
 			(SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count,
 			(SELECT substr(m.content, 1, ?) FROM messages m
 			  WHERE m.conversation_id = c.id AND m.role IN ('user', 'assistant')
 			    AND m.hidden = 0 AND m.content <> ''
+			    AND (m.version_group IS NULL OR m.version =
+			         (SELECT g.selected_version FROM messages g WHERE g.id = m.version_group))
 			  ORDER BY m.seq DESC LIMIT 1) AS preview
 		FROM conversations c
 		ORDER BY c.pinned DESC, c.updated_at DESC, c.id DESC

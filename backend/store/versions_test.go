@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -376,5 +377,74 @@ func TestExportsCarryEveryVersion(t *testing.T) {
 	}
 	if !strings.Contains(string(b), `"selectedVersion": 1`) || !strings.Contains(string(b), `"version": 2`) {
 		t.Errorf("JSON export does not name the versions:\n%s", b)
+	}
+}
+
+// BenchmarkAppendAtDepth measures AppendMessage, which follows the selected
+// versions from the first question to the latest (one index lookup per
+// turn), and Messages, which filters the path, in conversations of 10 and
+// 1,000 turns.
+func BenchmarkAppendAtDepth(b *testing.B) {
+	for _, turns := range []int{10, 1000} {
+		b.Run(fmt.Sprintf("turns=%d", turns), func(b *testing.B) {
+			st, err := Open(b.TempDir(), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.Close()
+			ctx := context.Background()
+			c, err := st.CreateConversation(ctx, "deep", ConversationSettings{Provider: "p", Model: "m"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := range turns {
+				for _, role := range []Role{RoleUser, RoleAssistant} {
+					if _, err := st.AppendMessage(ctx, Message{ConversationID: c.ID, Role: role, Content: fmt.Sprintf("%s %d", role, i)}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.Run("append", func(b *testing.B) {
+				for b.Loop() {
+					if _, err := st.AppendMessage(ctx, Message{ConversationID: c.ID, Role: RoleAssistant, Content: "more"}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("messages", func(b *testing.B) {
+				for b.Loop() {
+					if _, err := st.Messages(ctx, c.ID); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}
+
+func TestPreviewFollowsTheVersionShown(t *testing.T) {
+	ctx := context.Background()
+	st := openTest(t, t.TempDir())
+	c := newConversation(t, st, "preview")
+	q := appendMsg(t, st, Message{ConversationID: c.ID, Role: RoleUser, Content: "question"})
+	appendMsg(t, st, Message{ConversationID: c.ID, Role: RoleAssistant, Content: "kept answer"})
+	if _, err := st.BeginVersion(ctx, c.ID, q.ID); err != nil {
+		t.Fatal(err)
+	}
+	appendMsg(t, st, Message{ConversationID: c.ID, Role: RoleAssistant, Content: "newer answer"})
+	for _, tc := range []struct {
+		version int
+		want    string
+	}{{2, "newer answer"}, {1, "kept answer"}} {
+		if err := st.SelectVersion(ctx, c.ID, q.ID, tc.version); err != nil {
+			t.Fatal(err)
+		}
+		list, err := st.ListConversations(ctx, 10, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if list[0].Preview != tc.want {
+			t.Errorf("version %d shown: preview %q, want %q", tc.version, list[0].Preview, tc.want)
+		}
 	}
 }

@@ -488,7 +488,9 @@ export class FakeChat implements ChatServiceBackend {
     const hits: SearchHit[] = [];
     const pattern = new RegExp(terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
     for (const s of this.conversations.values()) {
-      for (const m of s.messages) {
+      // As Go: every answer version is searched, not only the ones shown.
+      const kept = [...(s.versions?.values() ?? [])].flat(2).filter((m) => !s.messages.includes(m));
+      for (const m of [...s.messages, ...kept]) {
         if (m.hidden || !terms.every((t) => m.content.toLowerCase().includes(t))) continue;
         const text = m.content.replace(/\s+/g, ' ').trim();
         hits.push({
