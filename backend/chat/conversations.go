@@ -89,7 +89,7 @@ func (e *Engine) Conversation(ctx context.Context, id int64) (ConversationView, 
 	v := ConversationView{Conversation: c, Messages: msgs,
 		Approvals: []events.ChatApprovalPayload{}, Sampling: []events.ChatSamplingPayload{}}
 	e.mu.Lock()
-	if t := e.turns[id]; t != nil {
+	if t := e.turns[id]; t != nil && !t.hold {
 		v.Running = t.id
 	}
 	for _, p := range e.approvals {
@@ -245,12 +245,12 @@ func (e *Engine) Regenerate(ctx context.Context, conversationID int64, opts ...T
 // shown comes back. While a reply runs in the conversation it refuses with
 // ErrBusy: the reply is being written into the version shown.
 func (e *Engine) SelectVersion(ctx context.Context, conversationID, userMessageID int64, version int) (ConversationView, error) {
-	t, err := e.begin(conversationID, nil)
+	release, err := e.holdConversation(conversationID)
 	if err != nil {
 		return ConversationView{}, err
 	}
 	err = e.st.SelectVersion(ctx, conversationID, userMessageID, version)
-	e.abandon(t)
+	release()
 	if err != nil {
 		return ConversationView{}, err
 	}
@@ -262,9 +262,9 @@ func (e *Engine) SelectVersion(ctx context.Context, conversationID, userMessageI
 // reply runs it leaves the versions as they are and only opens the
 // conversation.
 func (e *Engine) RevealMessage(ctx context.Context, conversationID, messageID int64) (ConversationView, error) {
-	if t, err := e.begin(conversationID, nil); err == nil {
+	if release, err := e.holdConversation(conversationID); err == nil {
 		err = e.st.RevealMessage(ctx, conversationID, messageID)
-		e.abandon(t)
+		release()
 		if err != nil {
 			return ConversationView{}, err
 		}
