@@ -106,5 +106,25 @@ describe('Chat: answer versions', () => {
       await waitFor(() => expect(screen.getByTestId('message-markdown')).toHaveTextContent(text));
       expect(position()).toHaveTextContent(`${n} / 3`);
     }
-  });
+  }, 30000);
+
+  it('a version that failed before it wrote anything still offers the way back', async () => {
+    const r = renderApp({ providers: PROVIDERS });
+    await go(r.user, 'chat');
+    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveValue('openai\ngpt-4o'));
+    await r.user.type(screen.getByTestId('composer-input'), 'Question');
+    await r.user.keyboard('{Enter}');
+    await waitFor(() => expect(r.fake.callsOf('chat.Send')).toHaveLength(1));
+    const t = r.fake.chat.turn();
+    t.reply('First answer');
+    t.done();
+    await waitFor(() => expect(screen.getByTestId('message-markdown')).toHaveTextContent('First answer'));
+    await r.user.click(screen.getByTestId('message-regenerate'));
+    r.fake.chat.turn().done('error');
+    await waitFor(() => expect(screen.getByTestId('answer-version-position')).toHaveTextContent('2 / 2'));
+    expect(screen.queryByTestId('message-assistant')).toBeNull();
+    await r.user.click(screen.getByTestId('answer-version-previous'));
+    await waitFor(() => expect(screen.getByTestId('message-markdown')).toHaveTextContent('First answer'));
+    expect(screen.getByTestId('answer-version-position')).toHaveTextContent('1 / 2');
+  }, 30000);
 });
