@@ -3,10 +3,21 @@
 // the new version had streamed and the old versions stay; the choice, the
 // versions, search and the exports survive a reload.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export default function ({ test, expect, startApp, openPage, track, work, shots, fakeLLM }) {
+export default function ({ test, expect, startApp, openPage, track, root, work, shots, fakeLLM }) {
+  // axeViolations runs axe-core (the pinned dev dependency) on one element
+  // with the WCAG 2.0–2.2 A and AA rules and lists what fails.
+  const axeSource = readFileSync(join(root, 'frontend/node_modules/axe-core/axe.min.js'), 'utf8');
+  async function axeViolations(page, selector) {
+    if (!(await page.evaluate(() => !!window.axe))) await page.evaluate(axeSource);
+    return page.evaluate(async (sel) => {
+      const r = await window.axe.run(sel, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] } });
+      return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    }, selector);
+  }
+
   // startLLM runs the scripted fake provider with these turns, one per
   // model call, in order.
   async function startLLM(turns) {
@@ -80,6 +91,14 @@ export default function ({ test, expect, startApp, openPage, track, work, shots,
       await shows('word20', '3 / 3');
       const partial = (await markdown.innerText()).trim();
       expect(!partial.includes('word399'), 'the stopped version holds the whole stream');
+
+      // The switcher passes axe in light and dark.
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const found = await axeViolations(page, '[data-testid="answer-versions"]');
+        expect(found.length === 0, `axe (${scheme}) on the switcher: ${found.join('; ')}`);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
 
       // ‹ from the keyboard: the older versions are still there.
       await reply.getByTestId('answer-version-previous').focus();
