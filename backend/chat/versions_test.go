@@ -123,6 +123,12 @@ func TestStopDuringRegenerateKeepsBothVersions(t *testing.T) {
 	if _, err := en.e.SelectVersion(en.ctx, conv.ID, res.UserMessage.ID, 1); !errors.Is(err, ErrBusy) {
 		t.Errorf("SelectVersion during the reply = %v, want ErrBusy", err)
 	}
+	// Opening a search hit meanwhile opens the conversation as it is.
+	first := en.messages(conv.ID)
+	v, err := en.e.RevealMessage(en.ctx, conv.ID, first[0].ID)
+	if err != nil || v.Running != res.TurnID {
+		t.Errorf("RevealMessage during the reply = running %q, %v; want the turn, no error", v.Running, err)
+	}
 	if err := en.e.Stop(conv.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -137,19 +143,30 @@ func TestStopDuringRegenerateKeepsBothVersions(t *testing.T) {
 	if m := msgs[1]; m.Status != store.MessageInterrupted || m.Version != 2 {
 		t.Errorf("stopped reply: status %s version %d, want interrupted version 2", m.Status, m.Version)
 	}
-	v, err := en.e.SelectVersion(en.ctx, conv.ID, res.UserMessage.ID, 1)
+	// The search hit in version 1 opens version 1.
+	var good int64
+	all, _ := en.st.AllMessages(en.ctx, conv.ID)
+	for _, m := range all {
+		if m.Content == "the good answer" {
+			good = m.ID
+		}
+	}
+	v, err = en.e.RevealMessage(en.ctx, conv.ID, good)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := summary(v.Messages), []string{"user:question", "assistant:the good answer"}; !equal(got, want) {
 		t.Errorf("version 1 after the stop: %q, want %q", got, want)
 	}
+	if v.Running != "" {
+		t.Errorf("a finished conversation reports turn %q running", v.Running)
+	}
 	if u := v.Messages[0]; u.Versions != 2 {
 		t.Errorf("the question has %d versions, want 2", u.Versions)
 	}
 	// A new engine over the same file (a restart) still has both.
 	en.restart()
-	all, err := en.st.AllMessages(en.ctx, conv.ID)
+	all, err = en.st.AllMessages(en.ctx, conv.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
