@@ -448,3 +448,56 @@ func TestPreviewFollowsTheVersionShown(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMigrateAnswerVersions times migration 9 on a database of 100,000
+// messages in 1,000 conversations written before answer versions.
+func BenchmarkMigrateAnswerVersions(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		b.StopTimer()
+		dir := b.TempDir()
+		path := filepath.Join(dir, DBFileName)
+		dsn, err := buildDSN(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		old, err := gorm.Open(sqlite.Open(dsn), &gorm.Config{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := migrate(ctx, old, path, migrations[:8]); err != nil {
+			b.Fatal(err)
+		}
+		ts := time.Now().UTC()
+		err = old.Transaction(func(tx *gorm.DB) error {
+			for c := 1; c <= 1000; c++ {
+				if err := tx.Exec(`INSERT INTO conversations (id, title, provider, model, created_at, updated_at) VALUES (?, 't', 'p', 'm', ?, ?)`, c, ts, ts).Error; err != nil {
+					return err
+				}
+				for i := 1; i <= 100; i++ {
+					role := "user"
+					if i%2 == 0 {
+						role = "assistant"
+					}
+					if err := tx.Exec(`INSERT INTO messages (conversation_id, seq, role, content, created_at, updated_at) VALUES (?, ?, ?, 'text', ?, ?)`, c, i, role, ts, ts).Error; err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sqlDB, _ := old.DB()
+		sqlDB.Close()
+		b.StartTimer()
+		st, err := Open(dir, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		st.Close()
+		b.StartTimer()
+	}
+}
