@@ -621,6 +621,13 @@ export class FakeChat implements ChatServiceBackend {
     const s = this.#get(conversationId);
     const old = s.messages.find((m) => m.id === messageId && m.role === 'user');
     if (!old) throw `message ${messageId}: message not found`;
+    // As Go: every version of its answer goes, and what followed them.
+    const gone = [old.id, ...s.messages.filter((m) => m.seq > old.seq && m.role === 'user').map((m) => m.id)];
+    while (gone.length) {
+      const id = gone.pop()!;
+      for (const m of (s.versions?.get(id) ?? []).flat()) if (m.role === 'user') gone.push(m.id);
+      s.versions?.delete(id);
+    }
     s.messages = s.messages.filter((m) => m.seq < old.seq);
     const m = this.append(conversationId, { role: 'user', content: text });
     const started = this.#start(conversationId, m, text);
