@@ -100,13 +100,15 @@ export default function ({ test, expect, startApp, openPage, track, root, work, 
       }
       await page.emulateMedia({ colorScheme: 'light' });
 
-      // ‹ from the keyboard: the older versions are still there.
+      // ‹ from the keyboard alone: the older versions are still there, and
+      // focus stays on the switcher of the version shown.
       await reply.getByTestId('answer-version-previous').focus();
       await page.keyboard.press('Enter');
       await shows('Second answer beta.', '2 / 3');
-      await reply.getByTestId('answer-version-previous').focus();
       await page.keyboard.press('Enter');
       await shows('First answer alpha.', '1 / 3');
+      const focused = await page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+      expect(focused === 'answer-version-next', `after reaching version 1 the focus is on ${focused}, not on ›`);
       await page.screenshot({ path: join(shots, 'answer-versions.png') });
 
       // A reload keeps the versions and the one chosen.

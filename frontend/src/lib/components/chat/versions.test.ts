@@ -19,7 +19,7 @@ describe('VersionSwitcher', () => {
   ];
   for (const c of cases) {
     it(`shows ${c.selected} / ${c.total} and offers only the moves that exist`, () => {
-      render(VersionSwitcher, { props: { selected: c.selected, total: c.total, onselect: () => {} } });
+      render(VersionSwitcher, { props: { selected: c.selected, total: c.total, group: 1, onselect: () => {} } });
       expect(screen.getByTestId('answer-version-position')).toHaveTextContent(`${c.selected} / ${c.total}`);
       expect(screen.getByTestId('answer-version-label')).toHaveTextContent(`Version ${c.selected} of ${c.total}`);
       expect(screen.getByTestId('answer-version-previous')).toHaveProperty('disabled', !c.prev);
@@ -30,7 +30,7 @@ describe('VersionSwitcher', () => {
   it('works from the keyboard: Tab to a button, Enter or Space switches', async () => {
     const user = userEvent.setup();
     const onselect = vi.fn();
-    render(VersionSwitcher, { props: { selected: 2, total: 3, onselect } });
+    render(VersionSwitcher, { props: { selected: 2, total: 3, group: 1, onselect } });
     await user.tab();
     expect(screen.getByTestId('answer-version-previous')).toHaveFocus();
     expect(screen.getByTestId('answer-version-previous')).toHaveAccessibleName('Previous version');
@@ -43,14 +43,14 @@ describe('VersionSwitcher', () => {
   });
 
   it('is disabled while a reply is written', () => {
-    render(VersionSwitcher, { props: { selected: 2, total: 3, disabled: true, onselect: () => {} } });
+    render(VersionSwitcher, { props: { selected: 2, total: 3, group: 1, disabled: true, onselect: () => {} } });
     expect(screen.getByTestId('answer-version-previous')).toBeDisabled();
     expect(screen.getByTestId('answer-version-next')).toBeDisabled();
   });
 
   it('speaks Chinese', () => {
     setLocale('zh-CN');
-    render(VersionSwitcher, { props: { selected: 1, total: 2, onselect: () => {} } });
+    render(VersionSwitcher, { props: { selected: 1, total: 2, group: 1, onselect: () => {} } });
     expect(screen.getByTestId('answer-version-previous')).toHaveAccessibleName('上一个版本');
     expect(screen.getByTestId('answer-version-next')).toHaveAccessibleName('下一个版本');
     expect(screen.getByTestId('answer-version-label')).toHaveTextContent('第 1 个版本，共 2 个');
@@ -98,13 +98,17 @@ describe('Chat: answer versions', () => {
     await waitFor(() => expect(position()).toHaveTextContent('3 / 3'));
     expect(screen.getByTestId('message-markdown')).toHaveTextContent('Half a');
 
-    for (const [n, text] of [
-      [2, 'Second answer'],
-      [1, 'First answer'],
+    // From the keyboard alone: focus stays on ‹ in the version shown next,
+    // and moves to › where there is no version before.
+    within(assistant()).getByTestId('answer-version-previous').focus();
+    for (const [n, text, focused] of [
+      [2, 'Second answer', 'answer-version-previous'],
+      [1, 'First answer', 'answer-version-next'],
     ] as const) {
-      await r.user.click(within(assistant()).getByTestId('answer-version-previous'));
+      await r.user.keyboard('{Enter}');
       await waitFor(() => expect(screen.getByTestId('message-markdown')).toHaveTextContent(text));
       expect(position()).toHaveTextContent(`${n} / 3`);
+      await waitFor(() => expect(within(assistant()).getByTestId(focused)).toHaveFocus());
     }
   }, 30000);
 
