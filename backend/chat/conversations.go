@@ -254,6 +254,8 @@ func (e *Engine) SelectVersion(ctx context.Context, conversationID, userMessageI
 	if err != nil {
 		return ConversationView{}, err
 	}
+	// The sidebar's preview follows the version shown.
+	e.emitConversations(conversationID)
 	return e.Conversation(ctx, conversationID)
 }
 
@@ -268,6 +270,7 @@ func (e *Engine) RevealMessage(ctx context.Context, conversationID, messageID in
 		if err != nil {
 			return ConversationView{}, err
 		}
+		e.emitConversations(conversationID)
 	} else if !errors.Is(err, ErrBusy) {
 		return ConversationView{}, err
 	}
