@@ -38,8 +38,10 @@ type SendRequest struct {
 	Attachments    []store.Attachment `json:"attachments"`
 }
 
-// SendResult says which turn answers and which user message it answers;
-// every message after UserMessage is gone (regenerate, edit) or new.
+// SendResult says which turn answers and which user message it answers.
+// After Send the answer is new; after Regenerate it is a new version of
+// UserMessage's answer (the others are kept, not shown); after an edit
+// every message after UserMessage is gone.
 type SendResult struct {
 	TurnID      string        `json:"turnId"`
 	UserMessage store.Message `json:"userMessage"`
@@ -87,7 +89,7 @@ func (e *Engine) Conversation(ctx context.Context, id int64) (ConversationView, 
 	v := ConversationView{Conversation: c, Messages: msgs,
 		Approvals: []events.ChatApprovalPayload{}, Sampling: []events.ChatSamplingPayload{}}
 	e.mu.Lock()
-	if t := e.turns[id]; t != nil {
+	if t := e.turns[id]; t != nil && !t.hold {
 		v.Running = t.id
 	}
 	for _, p := range e.approvals {
@@ -206,8 +208,10 @@ func (e *Engine) Send(ctx context.Context, req SendRequest, opts ...TurnOption) 
 	return SendResult{TurnID: t.id, UserMessage: user}, nil
 }
 
-// Regenerate drops everything after the last user message and answers it
-// again.
+// Regenerate answers the last user message again as a new version of its
+// answer, which it selects; the versions before stay, and the user can
+// switch back (SelectVersion). Stopping it keeps what the new version had
+// streamed, as a version of its own.
 func (e *Engine) Regenerate(ctx context.Context, conversationID int64, opts ...TurnOption) (SendResult, error) {
 	t, err := e.begin(conversationID, opts)
 	if err != nil {
@@ -219,12 +223,58 @@ func (e *Engine) Regenerate(ctx context.Context, conversationID int64, opts ...T
 		return SendResult{}, err
 	}
 	for _, m := range slices.Backward(msgs) {
-		if m.Role == store.RoleUser {
-			return e.rerun(ctx, t, m)
+		if m.Role != store.RoleUser {
+			continue
 		}
+		u, err := e.st.BeginVersion(ctx, conversationID, m.ID)
+		if err != nil {
+			e.abandon(t)
+			return SendResult{}, err
+		}
+		e.emitMessage(t, u)
+		e.emitConversations(conversationID)
+		go e.run(t, nil)
+		return SendResult{TurnID: t.id, UserMessage: u}, nil
 	}
 	e.abandon(t)
 	return SendResult{}, errors.New("regenerate: the conversation has no message of yours to answer")
+}
+
+// SelectVersion shows version (from 1) of the answer to user message
+// userMessageID, and builds the next turns on it; the conversation as now
+// shown comes back. While a reply runs in the conversation it refuses with
+// ErrBusy: the reply is being written into the version shown.
+func (e *Engine) SelectVersion(ctx context.Context, conversationID, userMessageID int64, version int) (ConversationView, error) {
+	release, err := e.holdConversation(conversationID)
+	if err != nil {
+		return ConversationView{}, err
+	}
+	err = e.st.SelectVersion(ctx, conversationID, userMessageID, version)
+	release()
+	if err != nil {
+		return ConversationView{}, err
+	}
+	// The sidebar's preview follows the version shown.
+	e.emitConversations(conversationID)
+	return e.Conversation(ctx, conversationID)
+}
+
+// RevealMessage opens a conversation at a message, selecting the answer
+// versions that lead to it (a search hit in a version not shown). While a
+// reply runs it leaves the versions as they are and only opens the
+// conversation.
+func (e *Engine) RevealMessage(ctx context.Context, conversationID, messageID int64) (ConversationView, error) {
+	if release, err := e.holdConversation(conversationID); err == nil {
+		err = e.st.RevealMessage(ctx, conversationID, messageID)
+		release()
+		if err != nil {
+			return ConversationView{}, err
+		}
+		e.emitConversations(conversationID)
+	} else if !errors.Is(err, ErrBusy) {
+		return ConversationView{}, err
+	}
+	return e.Conversation(ctx, conversationID)
 }
 
 // EditAndResend replaces the text of a user message, drops everything
@@ -261,6 +311,10 @@ func (e *Engine) rerun(ctx context.Context, t *turn, m store.Message) (SendResul
 	if _, err := e.st.DeleteMessagesAfter(ctx, m.ConversationID, m.ID); err != nil {
 		e.abandon(t)
 		return SendResult{}, err
+	}
+	// The cut reset the answer's versions.
+	if fresh, err := e.st.GetMessage(ctx, m.ID); err == nil {
+		m = fresh
 	}
 	e.emitMessage(t, m)
 	e.emitConversations(m.ConversationID)

@@ -278,6 +278,9 @@ type turn struct {
 	// msgID is the assistant message being written, for marking it failed
 	// if the turn panics.
 	msgID atomic.Int64
+	// hold marks a reservation that runs no turn (switching answer
+	// versions): it is never reported as running.
+	hold bool
 }
 
 // store returns a context for writes that must happen even when the turn
@@ -304,6 +307,17 @@ func (e *Engine) begin(convID int64, opts []TurnOption) (*turn, error) {
 	}
 	e.turns[convID] = t
 	return t, nil
+}
+
+// holdConversation reserves a conversation without running a turn, so that
+// no turn starts while the caller changes which messages it is built on; it
+// fails with ErrBusy when a turn runs. Call the returned release when done.
+func (e *Engine) holdConversation(convID int64) (release func(), err error) {
+	t, err := e.begin(convID, []TurnOption{func(t *turn) { t.hold = true }})
+	if err != nil {
+		return nil, err
+	}
+	return func() { e.abandon(t) }, nil
 }
 
 // abandon releases a turn that never started running.

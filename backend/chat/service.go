@@ -139,10 +139,22 @@ func (s *ChatService) Send(req SendRequest) (SendResult, error) { return s.e.Sen
 // Stop stops the reply running in a conversation.
 func (s *ChatService) Stop(conversationID int64) error { return s.e.Stop(conversationID) }
 
-// Regenerate drops everything after the last user message and answers it
-// again.
+// Regenerate answers the last user message again as a new version of its
+// answer; the earlier versions are kept.
 func (s *ChatService) Regenerate(conversationID int64) (SendResult, error) {
 	return s.e.Regenerate(s.ctx, conversationID)
+}
+
+// SelectVersion shows version (from 1) of the answer to a user message and
+// returns the conversation as now shown; refused while a reply runs.
+func (s *ChatService) SelectVersion(conversationID, userMessageID int64, version int) (ConversationView, error) {
+	return s.e.SelectVersion(s.ctx, conversationID, userMessageID, version)
+}
+
+// RevealMessage returns a conversation opened at a message, switching to
+// the answer versions that lead to it (a search hit).
+func (s *ChatService) RevealMessage(conversationID, messageID int64) (ConversationView, error) {
+	return s.e.RevealMessage(s.ctx, conversationID, messageID)
 }
 
 // EditAndResend replaces a user message's text, drops what followed and

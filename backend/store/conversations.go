@@ -16,9 +16,11 @@ package store
 //
 // # Order and history
 //
-// Messages of a conversation are numbered by seq (1, 2, 3…). History is
-// linear: regenerate and edit-and-resend cut the conversation after a message
-// ([Store.DeleteMessagesAfter]) and append again.
+// Messages of a conversation are numbered by seq (1, 2, 3…). Regenerate
+// keeps every version of an answer (see versions.go): [Store.Messages]
+// returns the path of the chosen versions, [Store.AllMessages] every
+// version. Edit-and-resend cuts the conversation after a message
+// ([Store.DeleteMessagesAfter]) and appends again.
 //
 // # Search
 //
@@ -365,6 +367,19 @@ type Message struct {
 	Usage     *TokenUsage `json:"usage"`
 	CreatedAt time.Time   `json:"createdAt"`
 	UpdatedAt time.Time   `json:"updatedAt"`
+	// VersionGroup is the id of the user message this message follows:
+	// the answer (and what came after it) belongs to that message's
+	// answer versions. 0 before the first user message. Set by the store.
+	VersionGroup int64 `json:"versionGroup"`
+	// Version is which version of VersionGroup's answer this message is
+	// part of, from 1. Set by the store.
+	Version int `json:"version"`
+	// SelectedVersion is, on a user message, the version of its answer
+	// shown and sent to the model (see [Store.SelectVersion]).
+	SelectedVersion int `json:"selectedVersion"`
+	// Versions is, on a user message, how many versions its answer has;
+	// filled in when read.
+	Versions int `json:"versions"`
 }
 
 // conversationRow is a row of conversations.
@@ -404,6 +419,10 @@ type messageRow struct {
 	Usage          *string
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
+	// VersionGroup is NULL before the first user message.
+	VersionGroup    *int64
+	Version         int
+	SelectedVersion int
 }
 
 // TableName names the table of messageRow.
@@ -470,13 +489,17 @@ func (s *Store) ListConversations(ctx context.Context, limit, offset int) ([]Con
 		UpdatedAt    time.Time
 	}
 	// The preview takes a little more than previewLen so that collapsing
-	// whitespace still leaves a full line.
+	// whitespace still leaves a full line. It comes from the version shown
+	// of its own answer (one level: a later turn of a version not shown
+	// further up can still be previewed).
 	err := s.db.WithContext(ctx).Raw(`
 		SELECT c.id, c.title, c.provider, c.model, c.pinned, c.created_at, c.updated_at,
 			(SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count,
 			(SELECT substr(m.content, 1, ?) FROM messages m
 			  WHERE m.conversation_id = c.id AND m.role IN ('user', 'assistant')
 			    AND m.hidden = 0 AND m.content <> ''
+			    AND (m.version_group IS NULL OR m.version =
+			         (SELECT g.selected_version FROM messages g WHERE g.id = m.version_group))
 			  ORDER BY m.seq DESC LIMIT 1) AS preview
 		FROM conversations c
 		ORDER BY c.pinned DESC, c.updated_at DESC, c.id DESC
@@ -645,6 +668,14 @@ func (s *Store) AppendMessage(ctx context.Context, m Message) (Message, error) {
 			return conversationNotFound(m.ConversationID)
 		}
 		row.Seq = next.Seq
+		tip, err := branchTip(tx, m.ConversationID)
+		if err != nil {
+			return err
+		}
+		row.VersionGroup, row.Version, row.SelectedVersion = nil, 1, 1
+		if tip.ID != 0 {
+			row.VersionGroup, row.Version = &tip.ID, tip.SelectedVersion
+		}
 		if err := tx.Create(&row).Error; err != nil {
 			return err
 		}
@@ -688,6 +719,7 @@ func (s *Store) UpdateMessage(ctx context.Context, m Message) (Message, error) {
 			return err
 		}
 		row.ID, row.Seq, row.CreatedAt, row.UpdatedAt = old.ID, old.Seq, old.CreatedAt, now()
+		row.VersionGroup, row.Version, row.SelectedVersion = old.VersionGroup, old.Version, old.SelectedVersion
 		if err := tx.Model(&messageRow{}).Where("id = ?", m.ID).UpdateColumns(map[string]any{
 			"content": row.Content, "reasoning": row.Reasoning, "tool_calls": row.ToolCalls,
 			"attachments": row.Attachments, "hidden": row.Hidden, "status": row.Status,
@@ -704,7 +736,14 @@ func (s *Store) UpdateMessage(ctx context.Context, m Message) (Message, error) {
 	if err != nil {
 		return Message{}, fmt.Errorf("update message %d: %w", m.ID, err)
 	}
-	return out.message()
+	msg, err := out.message()
+	if err != nil {
+		return Message{}, err
+	}
+	if err := countVersions(s.db.WithContext(ctx), &msg); err != nil {
+		return Message{}, fmt.Errorf("update message %d: %w", m.ID, err)
+	}
+	return msg, nil
 }
 
 // UpdateToolCall replaces the tool call with call.ID in message messageID
@@ -769,70 +808,14 @@ func (s *Store) GetMessage(ctx context.Context, id int64) (Message, error) {
 	if err != nil {
 		return Message{}, fmt.Errorf("get message %d: %w", id, err)
 	}
-	return row.message()
-}
-
-// Messages returns the messages of a conversation in order, or an error
-// wrapping ErrConversationNotFound.
-func (s *Store) Messages(ctx context.Context, conversationID int64) ([]Message, error) {
-	var rows []messageRow
-	db := s.db.WithContext(ctx)
-	err := db.Where("conversation_id = ?", conversationID).Order("seq").Find(&rows).Error
-	if err == nil && len(rows) == 0 {
-		// No transaction needed: an empty answer only has to say whether
-		// the conversation exists.
-		err = requireConversation(db, conversationID)
-	}
-	if errors.Is(err, ErrConversationNotFound) {
-		return nil, err
-	}
+	m, err := row.message()
 	if err != nil {
-		return nil, fmt.Errorf("read messages of conversation %d: %w", conversationID, err)
+		return Message{}, err
 	}
-	out := make([]Message, 0, len(rows))
-	for _, r := range rows {
-		m, err := r.message()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
+	if err := countVersions(s.db.WithContext(ctx), &m); err != nil {
+		return Message{}, fmt.Errorf("get message %d: %w", id, err)
 	}
-	return out, nil
-}
-
-// DeleteMessagesAfter cuts a conversation after message messageID, which
-// stays: edit-and-resend updates a user message and cuts after it,
-// regenerate cuts after the user message before the reply. It returns how
-// many messages went. A message that is not in the conversation is an error
-// wrapping ErrMessageNotFound.
-func (s *Store) DeleteMessagesAfter(ctx context.Context, conversationID, messageID int64) (int64, error) {
-	var deleted int64
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var seqs []int
-		if err := tx.Raw(`SELECT seq FROM messages WHERE id = ? AND conversation_id = ?`, messageID, conversationID).
-			Scan(&seqs).Error; err != nil {
-			return err
-		}
-		if len(seqs) == 0 {
-			return fmt.Errorf("%w: %d in conversation %d", ErrMessageNotFound, messageID, conversationID)
-		}
-		res := tx.Exec(`DELETE FROM messages WHERE conversation_id = ? AND seq > ?`, conversationID, seqs[0])
-		if res.Error != nil {
-			return res.Error
-		}
-		deleted = res.RowsAffected
-		if deleted == 0 {
-			return nil
-		}
-		return touchConversation(tx, conversationID, now())
-	})
-	if errors.Is(err, ErrMessageNotFound) {
-		return 0, err
-	}
-	if err != nil {
-		return 0, fmt.Errorf("delete messages after %d: %w", messageID, err)
-	}
-	return deleted, nil
+	return m, nil
 }
 
 // RecoverInterrupted marks what a crash left half done: messages still
@@ -972,6 +955,8 @@ func (m Message) row() (messageRow, error) {
 		Content: m.Content, Reasoning: m.Reasoning, ToolCalls: toolCalls, ToolCallID: m.ToolCallID,
 		Attachments: attachments, Hidden: m.Hidden, Status: string(m.Status), Error: m.Error,
 		Model: m.Model, Usage: usage, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt,
+		VersionGroup: groupOrNull(m.VersionGroup), Version: max(m.Version, 1),
+		SelectedVersion: max(m.SelectedVersion, 1),
 	}, nil
 }
 
@@ -982,6 +967,15 @@ func (r messageRow) message() (Message, error) {
 		Content: r.Content, Reasoning: r.Reasoning, ToolCallID: r.ToolCallID, Hidden: r.Hidden,
 		Status: MessageStatus(r.Status), Error: r.Error, Model: r.Model,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		Version: r.Version, SelectedVersion: r.SelectedVersion,
+	}
+	if r.VersionGroup != nil {
+		m.VersionGroup = *r.VersionGroup
+	}
+	if m.Role == RoleUser {
+		m.Versions = max(m.SelectedVersion, 1)
+	} else {
+		m.SelectedVersion = 0
 	}
 	if err := decodeJSON(r.ToolCalls, &m.ToolCalls); err != nil {
 		return Message{}, fmt.Errorf("message %d: tool calls: %w", r.ID, err)

@@ -28,11 +28,15 @@ type ConversationExport struct {
 	Format       string       `json:"format"`
 	ExportedAt   time.Time    `json:"exportedAt"`
 	Conversation Conversation `json:"conversation"`
-	Messages     []Message    `json:"messages"`
+	// Messages are every message in seq order, every version of every
+	// answer included: versionGroup and version say which version of which
+	// user message's answer a message belongs to, and selectedVersion on a
+	// user message is the version shown and sent to the model.
+	Messages []Message `json:"messages"`
 }
 
-// ExportJSON returns conversation id and all its messages, hidden ones
-// included, as indented JSON in the ExportFormat shape.
+// ExportJSON returns conversation id and all its messages, hidden ones and
+// every answer version included, as indented JSON in the ExportFormat shape.
 func (s *Store) ExportJSON(ctx context.Context, id int64) ([]byte, error) {
 	c, msgs, err := s.exportData(ctx, id)
 	if err != nil {
@@ -52,6 +56,8 @@ func (s *Store) ExportJSON(ctx context.Context, id int64) ([]byte, error) {
 // in a <details> block, each tool call as a fenced JSON block of its
 // arguments followed by a summary of its result. Tool messages answering a
 // call shown above are folded into that call; hidden messages are left out.
+// An answer with several versions shows each, in order, under an "Answer
+// version i of n" line that names the one selected.
 func (s *Store) ExportMarkdown(ctx context.Context, id int64) (string, error) {
 	c, msgs, err := s.exportData(ctx, id)
 	if err != nil {
@@ -73,42 +79,103 @@ func (s *Store) ExportMarkdown(ctx context.Context, id int64) (string, error) {
 		writeDetails(&b, "System prompt", c.Settings.SystemPrompt)
 	}
 
-	shown := map[string]bool{} // tool call ids rendered with their result
+	w := markdownWriter{b: &b, shown: map[string]bool{}, branches: map[versionKey][]Message{}}
+	var roots []Message
 	for _, m := range msgs {
-		if m.Hidden || m.Role == RoleTool && shown[m.ToolCallID] {
+		if m.VersionGroup == 0 {
+			roots = append(roots, m)
 			continue
 		}
-		fmt.Fprintf(&b, "\n## %s\n", roleHeading(m.Role))
-		if m.Reasoning != "" {
-			writeDetails(&b, "Reasoning", m.Reasoning)
-		}
-		if m.Role == RoleTool {
-			fmt.Fprintf(&b, "\nResult of call `%s`:\n\n", m.ToolCallID)
-			b.WriteString(fenced("text", clip(m.Content, resultSummaryLen)))
-		} else if m.Content != "" {
-			b.WriteString("\n" + strings.TrimRight(m.Content, "\n") + "\n")
-		}
-		for _, a := range m.Attachments {
-			name := a.Name
-			if name == "" {
-				name = "attachment"
-			}
-			fmt.Fprintf(&b, "\n*Attached: %s (%s)*\n", oneLine(name), oneLine(a.MIMEType))
-		}
-		for _, tc := range m.ToolCalls {
-			writeToolCall(&b, tc)
-			shown[tc.ID] = true
-		}
-		switch m.Status {
-		case MessageInterrupted:
-			b.WriteString("\n*(interrupted)*\n")
-		case MessageStreaming:
-			b.WriteString("\n*(still streaming when exported)*\n")
-		case MessageError:
-			fmt.Fprintf(&b, "\n*Error: %s*\n", oneLine(m.Error))
-		}
+		k := versionKey{m.VersionGroup, m.Version}
+		w.branches[k] = append(w.branches[k], m)
 	}
+	w.writeAll(roots)
 	return b.String(), nil
+}
+
+// versionKey names one version of the answer to a user message.
+type versionKey struct {
+	group   int64
+	version int
+}
+
+// markdownWriter writes messages, and under each user message every
+// version of its answer.
+type markdownWriter struct {
+	b        *strings.Builder
+	shown    map[string]bool // tool call ids rendered with their result
+	branches map[versionKey][]Message
+}
+
+// writeAll writes msgs in order, each user message followed by its answer.
+func (w *markdownWriter) writeAll(msgs []Message) {
+	for _, m := range msgs {
+		w.write(m)
+		if m.Role != RoleUser {
+			continue
+		}
+		n := m.Versions
+		if n <= 1 {
+			w.writeAll(w.branches[versionKey{m.ID, max(m.SelectedVersion, 1)}])
+			continue
+		}
+		for v := 1; v <= n; v++ {
+			answer := w.branches[versionKey{m.ID, v}]
+			note := ""
+			if v == m.SelectedVersion {
+				note = " (selected)"
+			}
+			for _, a := range answer {
+				if a.Role == RoleAssistant && a.Status == MessageInterrupted {
+					note += " (stopped)"
+					break
+				}
+			}
+			fmt.Fprintf(w.b, "\n---\n\n**Answer version %d of %d**%s\n", v, n, note)
+			if len(answer) == 0 {
+				w.b.WriteString("\n*(empty)*\n")
+			}
+			w.writeAll(answer)
+		}
+		fmt.Fprintf(w.b, "\n---\n\n*End of the %d answer versions.*\n", n)
+	}
+}
+
+// write writes one message under a role heading.
+func (w *markdownWriter) write(m Message) {
+	b := w.b
+	if m.Hidden || m.Role == RoleTool && w.shown[m.ToolCallID] {
+		return
+	}
+	fmt.Fprintf(b, "\n## %s\n", roleHeading(m.Role))
+	if m.Reasoning != "" {
+		writeDetails(b, "Reasoning", m.Reasoning)
+	}
+	if m.Role == RoleTool {
+		fmt.Fprintf(b, "\nResult of call `%s`:\n\n", m.ToolCallID)
+		b.WriteString(fenced("text", clip(m.Content, resultSummaryLen)))
+	} else if m.Content != "" {
+		b.WriteString("\n" + strings.TrimRight(m.Content, "\n") + "\n")
+	}
+	for _, a := range m.Attachments {
+		name := a.Name
+		if name == "" {
+			name = "attachment"
+		}
+		fmt.Fprintf(b, "\n*Attached: %s (%s)*\n", oneLine(name), oneLine(a.MIMEType))
+	}
+	for _, tc := range m.ToolCalls {
+		writeToolCall(b, tc)
+		w.shown[tc.ID] = true
+	}
+	switch m.Status {
+	case MessageInterrupted:
+		b.WriteString("\n*(interrupted)*\n")
+	case MessageStreaming:
+		b.WriteString("\n*(still streaming when exported)*\n")
+	case MessageError:
+		fmt.Fprintf(b, "\n*Error: %s*\n", oneLine(m.Error))
+	}
 }
 
 // exportData reads a conversation and its messages.
@@ -117,7 +184,7 @@ func (s *Store) exportData(ctx context.Context, id int64) (Conversation, []Messa
 	if err != nil {
 		return Conversation{}, nil, err
 	}
-	msgs, err := s.Messages(ctx, id)
+	msgs, err := s.AllMessages(ctx, id)
 	if err != nil {
 		return Conversation{}, nil, err
 	}

@@ -51,6 +51,7 @@ var migrations = []migration{
 	{Version: 6, Name: "create usage_records", Up: createUsageRecords},
 	{Version: 7, Name: "create audit_log", Up: createAuditLog},
 	{Version: 8, Name: "pin tool definitions", Up: pinDefinitions},
+	{Version: 9, Name: "answer versions", Up: addAnswerVersions},
 }
 
 // SchemaTooNewError reports a database written by a newer MCP Desk, whose

@@ -2362,6 +2362,10 @@ export namespace store {
 	    createdAt: any;
 	    // Go type: time
 	    updatedAt: any;
+	    versionGroup: number;
+	    version: number;
+	    selectedVersion: number;
+	    versions: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Message(source);
@@ -2385,6 +2389,10 @@ export namespace store {
 	        this.usage = this.convertValues(source["usage"], TokenUsage);
 	        this.createdAt = this.convertValues(source["createdAt"], null);
 	        this.updatedAt = this.convertValues(source["updatedAt"], null);
+	        this.versionGroup = source["versionGroup"];
+	        this.version = source["version"];
+	        this.selectedVersion = source["selectedVersion"];
+	        this.versions = source["versions"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -152,6 +152,10 @@ export interface ChatServiceBackend {
   Send(input: SendInput): Promise<TurnStarted>;
   Stop(conversationId: number): Promise<void>;
   Regenerate(conversationId: number): Promise<TurnStarted>;
+  /** Shows a version of the answer to a user message; refused while a reply runs. */
+  SelectVersion(conversationId: number, userMessageId: number, version: number): Promise<ConversationView>;
+  /** Opens a conversation at a message, selecting the answer versions that lead to it. */
+  RevealMessage(conversationId: number, messageId: number): Promise<ConversationView>;
   EditAndResend(conversationId: number, messageId: number, text: string): Promise<TurnStarted>;
   Approve(id: string, decision: ApprovalDecision): Promise<void>;
   RetryToolCall(conversationId: number, messageId: number, callId: string): Promise<TurnStarted>;

@@ -63,6 +63,10 @@ export function normalizeMessage(m: Partial<Message> & { id: number }): Message 
     error: m.error ?? '',
     model: m.model ?? '',
     usage: m.usage ?? null,
+    versionGroup: m.versionGroup ?? 0,
+    version: m.version || 1,
+    selectedVersion: m.selectedVersion ?? 0,
+    versions: m.versions ?? 0,
   };
 }
 
@@ -82,7 +86,20 @@ export async function newConversation(title: string, settings: ConversationSetti
 
 /** getConversation returns a conversation with its messages, its running turn and its open questions. */
 export async function getConversation(id: number): Promise<ConversationView> {
-  const v = await call(() => backend().chat.Conversation(id));
+  return normalizeView(await call(() => backend().chat.Conversation(id)));
+}
+
+/** selectVersion shows a version (from 1) of the answer to a user message; the next turns build on it. */
+export async function selectVersion(conversationId: number, userMessageId: number, version: number): Promise<ConversationView> {
+  return normalizeView(await call(() => backend().chat.SelectVersion(conversationId, userMessageId, version)));
+}
+
+/** revealMessage opens a conversation at a message, switching to the answer versions that lead to it (a search hit). */
+export async function revealMessage(conversationId: number, messageId: number): Promise<ConversationView> {
+  return normalizeView(await call(() => backend().chat.RevealMessage(conversationId, messageId)));
+}
+
+function normalizeView(v: ConversationView): ConversationView {
   return {
     conversation: normalizeConversation(v.conversation),
     messages: (v.messages ?? []).map(normalizeMessage),
@@ -120,7 +137,7 @@ export async function send(conversationId: number, text: string, attachments: At
 /** stopTurn cancels the running turn: the stream and every call in flight. */
 export const stopTurn = (conversationId: number): Promise<void> => call(() => backend().chat.Stop(conversationId));
 
-/** regenerate drops the last answer and asks again. */
+/** regenerate asks again for the last answer, as a new version; the versions before are kept. */
 export async function regenerate(conversationId: number): Promise<TurnStarted> {
   return normalizeTurn(await call(() => backend().chat.Regenerate(conversationId)));
 }

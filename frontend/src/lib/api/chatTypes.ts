@@ -125,6 +125,14 @@ export interface Message {
   usage: TokenUsage | null;
   createdAt: string;
   updatedAt: string;
+  /** The id of the user message whose answer this message belongs to; 0 before the first one. */
+  versionGroup: number;
+  /** Which version of that answer this message is part of, from 1. */
+  version: number;
+  /** On a user message: the version of its answer shown and sent to the model. */
+  selectedVersion: number;
+  /** On a user message: how many versions its answer has. */
+  versions: number;
 }
 
 /** SearchHit is one message matching a search (store.SearchHit). */

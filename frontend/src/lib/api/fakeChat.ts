@@ -77,13 +77,22 @@ export function chatMessage(p: Partial<Message> & { id: number }): Message {
     usage: null,
     createdAt: iso(Date.UTC(2026, 0, 2, 3, 4, 5)),
     updatedAt: iso(Date.UTC(2026, 0, 2, 3, 4, 5)),
+    versionGroup: 0,
+    version: 1,
+    selectedVersion: 0,
+    versions: 0,
     ...p,
   };
 }
 
 interface Stored {
   conversation: Conversation;
+  /** The messages shown: the path of the selected answer versions. */
   messages: Message[];
+  /** Answer versions by user message id: what followed it in each version (Go keeps them in one table). */
+  versions?: Map<number, Message[][]>;
+  /** The highest seq handed out, versions not shown included. */
+  seqHigh?: number;
 }
 
 /** FakeTurn scripts one running turn of a conversation, emitting Go's events. */
@@ -340,13 +349,18 @@ export class FakeChat implements ChatServiceBackend {
   /** append stores a new message at the end of a conversation. */
   append(conversationId: number, p: Partial<Message>): Message {
     const s = this.#get(conversationId);
+    const tip = [...s.messages].reverse().find((x) => x.role === 'user');
+    s.seqHigh = Math.max(s.seqHigh ?? 0, s.messages.at(-1)?.seq ?? 0) + 1;
     const m = chatMessage({
       ...p,
       id: this.nextId(),
       conversationId,
-      seq: (s.messages.at(-1)?.seq ?? 0) + 1,
+      seq: s.seqHigh,
       createdAt: iso(),
       updatedAt: iso(),
+      versionGroup: tip?.id ?? 0,
+      version: tip?.selectedVersion || 1,
+      ...(p.role === 'user' ? { selectedVersion: 1, versions: 1 } : {}),
     });
     s.messages.push(m);
     s.conversation.updatedAt = iso();
@@ -474,7 +488,9 @@ export class FakeChat implements ChatServiceBackend {
     const hits: SearchHit[] = [];
     const pattern = new RegExp(terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
     for (const s of this.conversations.values()) {
-      for (const m of s.messages) {
+      // As Go: every answer version is searched, not only the ones shown.
+      const kept = [...(s.versions?.values() ?? [])].flat(2).filter((m) => !s.messages.includes(m));
+      for (const m of [...s.messages, ...kept]) {
         if (m.hidden || !terms.every((t) => m.content.toLowerCase().includes(t))) continue;
         const text = m.content.replace(/\s+/g, ' ').trim();
         hits.push({
@@ -539,15 +555,79 @@ export class FakeChat implements ChatServiceBackend {
     const s = this.#get(conversationId);
     const user = [...s.messages].reverse().find((m) => m.role === 'user');
     if (!user) throw 'regenerate: the conversation has no message to answer';
+    // As Go: the answer shown becomes a kept version, a new one starts.
+    const vs = this.#versionsOf(s, user);
+    vs.push([]);
     s.messages = s.messages.filter((m) => m.seq <= user.seq);
+    user.selectedVersion = vs.length;
+    user.versions = vs.length;
     return this.#start(conversationId, user, user.content);
   };
+
+  // #versionsOf stores what follows user as its selected version and
+  // returns every version of its answer.
+  #versionsOf(s: Stored, user: Message): Message[][] {
+    s.versions ??= new Map();
+    const at = s.messages.indexOf(user);
+    const tail = s.messages.slice(at + 1);
+    const vs = s.versions.get(user.id) ?? [];
+    const sel = user.selectedVersion || 1;
+    if (tail.length || vs.length) vs[sel - 1] = tail;
+    s.versions.set(user.id, vs);
+    return vs;
+  }
+
+  SelectVersion = async (conversationId: number, userMessageId: number, version: number) => {
+    this.host.record('SelectVersion', [conversationId, userMessageId, version]);
+    if (this.turns.has(conversationId)) throw 'a reply is still running in this conversation; stop it or wait for it to finish';
+    const s = this.#get(conversationId);
+    const user = s.messages.find((m) => m.id === userMessageId && m.role === 'user');
+    if (!user) throw `message not found: ${userMessageId} is not a message of yours in conversation ${conversationId}`;
+    this.#select(s, user, version);
+    return this.Conversation(conversationId);
+  };
+
+  #select(s: Stored, user: Message, version: number): void {
+    const vs = this.#versionsOf(s, user);
+    if (version < 1 || version > Math.max(vs.length, 1)) {
+      throw `answer version not found: the answer to message ${user.id} has no version ${version}`;
+    }
+    s.messages = [...s.messages.slice(0, s.messages.indexOf(user) + 1), ...(vs[version - 1] ?? [])];
+    user.selectedVersion = version;
+  }
+
+  RevealMessage = async (conversationId: number, messageId: number) => {
+    this.host.record('RevealMessage', [conversationId, messageId]);
+    const s = this.#get(conversationId);
+    if (!this.turns.has(conversationId)) this.#reveal(s, messageId);
+    return this.Conversation(conversationId);
+  };
+
+  #reveal(s: Stored, messageId: number): void {
+    if (s.messages.some((m) => m.id === messageId)) return;
+    for (const [userId, vs] of s.versions ?? []) {
+      const v = vs.findIndex((tail) => tail.some((m) => m.id === messageId));
+      if (v < 0) continue;
+      this.#reveal(s, userId);
+      const user = s.messages.find((m) => m.id === userId);
+      if (user) this.#select(s, user, v + 1);
+      return;
+    }
+    throw `message not found: ${messageId}`;
+  }
 
   EditAndResend = async (conversationId: number, messageId: number, text: string): Promise<TurnStarted> => {
     this.host.record('EditAndResend', [conversationId, messageId, text]);
     const s = this.#get(conversationId);
     const old = s.messages.find((m) => m.id === messageId && m.role === 'user');
     if (!old) throw `message ${messageId}: message not found`;
+    // As Go: every version of its answer goes, and what followed them.
+    const gone = [old.id, ...s.messages.filter((m) => m.seq > old.seq && m.role === 'user').map((m) => m.id)];
+    while (gone.length) {
+      const id = gone.pop()!;
+      for (const m of (s.versions?.get(id) ?? []).flat()) if (m.role === 'user') gone.push(m.id);
+      s.versions?.delete(id);
+    }
     s.messages = s.messages.filter((m) => m.seq < old.seq);
     const m = this.append(conversationId, { role: 'user', content: text });
     const started = this.#start(conversationId, m, text);

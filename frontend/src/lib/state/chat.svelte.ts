@@ -13,6 +13,8 @@ import {
   regenerate,
   renameConversation,
   retryToolCall,
+  revealMessage,
+  selectVersion,
   saveExport,
   searchMessages,
   send,
@@ -27,6 +29,7 @@ import {
   type Conversation,
   type ConversationSettings,
   type ConversationSummary,
+  type ConversationView,
   type ExportFormat,
   type Message,
   type SamplingDecision,
@@ -485,6 +488,17 @@ export class ChatStore {
   /** open shows a conversation (at a message, when given: a search hit). */
   async open(id: number, messageId = 0): Promise<void> {
     if (this.#current?.id === id && !this.#loadError) {
+      if (messageId && !this.#find(messageId)) {
+        // A search hit in an answer version not shown: switch to it.
+        const seq = ++this.#opening;
+        try {
+          const v = await revealMessage(id, messageId);
+          if (seq === this.#opening) this.#showVersions(v);
+        } catch (e) {
+          this.#loadError = (e as Error).message;
+          return;
+        }
+      }
       if (messageId) this.#focusOn(messageId);
       return;
     }
@@ -495,7 +509,7 @@ export class ChatStore {
     this.#current = this.#list.some((c) => c.id === id) ? this.#placeholder(id) : null;
     this.#messages = [];
     try {
-      const v = await getConversation(id);
+      const v = messageId ? await revealMessage(id, messageId) : await getConversation(id);
       if (seq !== this.#opening) return;
       this.#current = v.conversation;
       this.#messages = v.messages;
@@ -615,7 +629,7 @@ export class ChatStore {
     }
   }
 
-  /** regenerate drops the last answer and asks the model again. */
+  /** regenerate asks the model again; the new answer is a new version, the old ones are kept. */
   async regenerate(): Promise<void> {
     const c = this.#current;
     if (!c) return;
@@ -624,6 +638,35 @@ export class ChatStore {
     const started = await regenerate(c.id);
     this.#cut(before, (m) => m.seq > started.userMessage.seq);
     this.#started(c.id, started);
+  }
+
+  /**
+   * versionsOf returns the answer versions an assistant message belongs to
+   * (null when its answer has only one): the user message they answer, the
+   * version shown and how many there are.
+   */
+  versionsOf(m: Message): { userMessageId: number; selected: number; total: number } | null {
+    if (m.role !== 'assistant' || !m.versionGroup) return null;
+    const user = this.#find(m.versionGroup);
+    if (!user || user.versions < 2) return null;
+    return { userMessageId: user.id, selected: user.selectedVersion || 1, total: user.versions };
+  }
+
+  /** selectVersion shows another version of an answer (from 1); the next turns build on it. */
+  async selectVersion(userMessageId: number, version: number): Promise<void> {
+    const c = this.#current;
+    if (!c || this.running) return;
+    const seq = ++this.#opening;
+    const v = await selectVersion(c.id, userMessageId, version);
+    if (seq === this.#opening) this.#showVersions(v);
+  }
+
+  // #showVersions replaces the transcript with the one Go returned after
+  // switching answer versions.
+  #showVersions(v: ConversationView): void {
+    this.#buffer.clear();
+    this.#current = v.conversation;
+    this.#messages = v.messages;
   }
 
   /** editAndResend replaces a user message (and everything after it) and asks again. */

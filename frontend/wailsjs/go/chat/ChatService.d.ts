@@ -29,6 +29,8 @@ export function Rename(arg1:number,arg2:string):Promise<void>;
 
 export function RetryToolCall(arg1:number,arg2:number,arg3:string):Promise<chat.SendResult>;
 
+export function RevealMessage(arg1:number,arg2:number):Promise<chat.ConversationView>;
+
 export function RevokePolicy(arg1:string,arg2:string,arg3:string):Promise<void>;
 
 export function SaveExport(arg1:number,arg2:string):Promise<string>;
@@ -36,6 +38,8 @@ export function SaveExport(arg1:number,arg2:string):Promise<string>;
 export function SaveSettings(arg1:chat.ChatSettings):Promise<chat.ChatSettings>;
 
 export function Search(arg1:string,arg2:number):Promise<Array<store.SearchHit>>;
+
+export function SelectVersion(arg1:number,arg2:number,arg3:number):Promise<chat.ConversationView>;
 
 export function Send(arg1:chat.SendRequest):Promise<chat.SendResult>;
 

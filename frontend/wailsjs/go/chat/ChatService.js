@@ -54,6 +54,10 @@ export function RetryToolCall(arg1, arg2, arg3) {
   return window['go']['chat']['ChatService']['RetryToolCall'](arg1, arg2, arg3);
 }
 
+export function RevealMessage(arg1, arg2) {
+  return window['go']['chat']['ChatService']['RevealMessage'](arg1, arg2);
+}
+
 export function RevokePolicy(arg1, arg2, arg3) {
   return window['go']['chat']['ChatService']['RevokePolicy'](arg1, arg2, arg3);
 }
@@ -68,6 +72,10 @@ export function SaveSettings(arg1) {
 
 export function Search(arg1, arg2) {
   return window['go']['chat']['ChatService']['Search'](arg1, arg2);
+}
+
+export function SelectVersion(arg1, arg2, arg3) {
+  return window['go']['chat']['ChatService']['SelectVersion'](arg1, arg2, arg3);
 }
 
 export function Send(arg1) {
