@@ -79,8 +79,8 @@ func TestPreviewImportWholeFileErrors(t *testing.T) {
 	svc := NewService(p, nil)
 	cases := map[string]string{
 		"{\n  \"mcpServers\": {\n    \"a\": }\n}": "bad.json:3:10: ",
-		"# a README, not JSON":                 "bad.json:1:1: ",
-		`{"theme": "dark"}`:                    "bad.json:1:1: no MCP servers found",
+		"# a README, not JSON":                    "bad.json:1:1: ",
+		`{"theme": "dark"}`:                       "bad.json:1:1: no MCP servers found",
 	}
 	for content, want := range cases {
 		if _, err := svc.PreviewImportData("bad.json", content); err == nil || !strings.HasPrefix(err.Error(), want) {
