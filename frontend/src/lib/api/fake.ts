@@ -144,6 +144,9 @@ export function previewItem(p: Partial<ImportItem> & { id: string }): ImportItem
     reads: [],
     inputs: [],
     warnings: [],
+    line: 0,
+    col: 0,
+    problems: [],
     ...p,
   };
 }
@@ -550,11 +553,16 @@ export class FakeBackend implements Backend {
       this.#record('Import', [token, ids]);
       const held = this.#previews.find((p) => p.token === token);
       if (!held) throw 'this import preview is no longer available (it was imported already, or too many files were previewed since): open the file again';
+      // As Go: an entry with problems is shown, never imported.
+      const good = held.items.filter((i) => i.problems.length === 0);
       for (const id of ids) {
-        if (!held.items.some((i) => i.id === id)) throw `import from ${held.file}: the file has no server "${id}"`;
+        if (good.some((i) => i.id === id)) continue;
+        if (held.items.some((i) => i.id === id))
+          throw `import from ${held.file}: server "${id}" has mistakes (see the preview) and cannot be imported; fix the file and open it again`;
+        throw `import from ${held.file}: the file has no server "${id}"`;
       }
       const result: ImportResult = { added: [], replaced: [] };
-      for (const item of held.items) {
+      for (const item of good) {
         if (ids.length > 0 && !ids.includes(item.id)) continue;
         (this.servers.has(item.id) ? result.replaced : result.added).push(item.id);
         this.servers.set(item.id, {

@@ -96,7 +96,7 @@ export async function importServers(token: string, ids: string[]): Promise<Impor
 
 // Go writes a nil slice as null.
 function normalizePreview(p: ImportPreview): ImportPreview {
-  return { ...p, items: p.items ?? [] };
+  return { ...p, items: (p.items ?? []).map((i) => ({ ...i, problems: i.problems ?? [] })) };
 }
 
 /** detectConfigs lists the MCP configs of Claude Desktop, Cursor, VS Code and Windsurf on this machine (SPEC F6). */
