@@ -226,3 +226,24 @@ func hasWarning(ws []Warning, code string) bool {
 	}
 	return false
 }
+
+// TestPreviewEntriesShowsBrokenIDsSafely: the id of a broken entry in our
+// own format is shown as the file has it, but with characters that
+// reorder or hide text made visible, and cut to a readable length.
+func TestPreviewEntriesShowsBrokenIDsSafely(t *testing.T) {
+	data := `{"mcpServers": {"evil\u202eexe.txt": {"command": "x"}, "` + strings.Repeat("a", 2000) + `": {"command": "x"}}}`
+	_, entries, err := ReadImport("/x/mcp.config.json", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := PreviewEntries(nil, entries)
+	if len(items) != 2 || len(items[0].Problems) == 0 || len(items[1].Problems) == 0 {
+		t.Fatalf("items: %+v", items)
+	}
+	if got := items[0].ID; got != "evil[U+202E]exe.txt" {
+		t.Errorf("broken id shown as %q", got)
+	}
+	if n := len([]rune(items[1].ID)); n > maxProblemText+1 {
+		t.Errorf("a %d-character id is shown whole", n)
+	}
+}

@@ -3,6 +3,7 @@
 // and no way to tick it; the good ones import; the mistakes stay on
 // screen until dismissed.
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
+import { tick } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeBackend, previewItem, shown, type FakePreview } from '../../api/fake';
 import { renderApp } from '../../../test/app';
@@ -37,6 +38,9 @@ async function openPreview(preview: FakePreview = partial) {
   return { ...r, dialog, d: within(dialog) };
 }
 
+// A generous bound for whole-app tests on a busy machine (the default is 5 s).
+vi.setConfig({ testTimeout: 30_000 });
+
 describe('Import of a file with a broken entry', () => {
   it('lists every entry, the broken one with its mistake where it is, and it cannot be ticked', async () => {
     const { d, user } = await openPreview();
@@ -70,6 +74,8 @@ describe('Import of a file with a broken entry', () => {
   });
 
   it('imports the good entries and keeps the mistakes on screen until dismissed', async () => {
+    // Fake timers from the start, so that a timer set for the report would be caught.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const { d, fake, user } = await openPreview();
     await user.click(d.getByTestId('import-confirm'));
     await waitFor(() => expect(fake.callsOf('Import')).toEqual([['fake-preview-1', ['alpha', 'omega']]]));
@@ -87,8 +93,8 @@ describe('Import of a file with a broken entry', () => {
     expect(entry).toHaveTextContent('must be an array of strings');
 
     // No timer takes it away: a minute later it is still there.
-    vi.useFakeTimers();
-    vi.advanceTimersByTime(60_000);
+    await vi.advanceTimersByTimeAsync(60_000);
+    await tick();
     expect(screen.getByTestId('import-report')).toBeInTheDocument();
     await fireEvent.click(within(report).getByTestId('import-report-dismiss'));
     expect(screen.queryByTestId('import-report')).toBeNull();
