@@ -688,6 +688,7 @@ export namespace mcp {
 	    client: 'claude' | 'cursor' | 'vscode' | 'windsurf';
 	    path: string;
 	    servers: string[];
+	    broken: string[];
 	    configured: string[];
 	    error: string;
 	
@@ -700,6 +701,7 @@ export namespace mcp {
 	        this.client = source["client"];
 	        this.path = source["path"];
 	        this.servers = source["servers"];
+	        this.broken = source["broken"];
 	        this.configured = source["configured"];
 	        this.error = source["error"];
 	    }

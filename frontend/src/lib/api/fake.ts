@@ -89,7 +89,7 @@ export interface FakeOptions {
    */
   firstRun?: boolean;
   /** What DetectConfigs finds ("configured" is filled in from the servers). */
-  detected?: Array<Omit<DetectedConfig, 'configured'>>;
+  detected?: FakeDetected[];
   /** How long DetectConfigs takes (default 0). */
   detectDelayMs?: number;
 }
@@ -112,6 +112,9 @@ export function spec(p: Partial<ServerSpec> & { id: string }): ServerSpec {
     ...p,
   };
 }
+
+/** A config the fake finds on the machine: configured is filled in per call, broken is [] unless given. */
+export type FakeDetected = Omit<DetectedConfig, 'configured' | 'broken'> & { broken?: string[] };
 
 /** The preview a fake returns: token and replaces are filled in per call. */
 export type FakePreview = Omit<ImportPreview, 'token'>;
@@ -211,7 +214,7 @@ export class FakeBackend implements Backend {
   importFile: string;
   preview: FakePreview | null;
   /** The configs of other clients DetectConfigs finds. */
-  detected: Array<Omit<DetectedConfig, 'configured'>>;
+  detected: FakeDetected[];
   detectDelayMs: number;
   configPath: string;
   connectDelayMs: number;
@@ -543,7 +546,7 @@ export class FakeBackend implements Backend {
     DetectConfigs: async () => {
       this.#record('DetectConfigs', []);
       if (this.detectDelayMs > 0) await new Promise((r) => this.#later(this.detectDelayMs, () => r(undefined)));
-      return this.detected.map((d) => ({ ...structuredClone(d), configured: d.servers.filter((id) => this.servers.has(id)) }));
+      return this.detected.map((d) => ({ broken: [], ...structuredClone(d), configured: d.servers.filter((id) => this.servers.has(id)) }));
     },
     PreviewImport: async (path) => {
       this.#record('PreviewImport', [path]);

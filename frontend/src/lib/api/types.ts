@@ -179,11 +179,13 @@ export interface ImportPreview {
 export interface DetectedConfig {
   client: 'claude' | 'cursor' | 'vscode' | 'windsurf';
   path: string;
-  /** The file's server ids, in file order; empty when it has none or error is set. */
+  /** The ids of the file's servers that can be imported, in file order; empty when it has none or error is set. */
   servers: string[];
   /** Those of servers already configured here: importing them replaces them. */
   configured: string[];
-  /** Why the file cannot be imported; "" when it can be. */
+  /** The ids of entries with mistakes: the import preview shows where, and does not import them. */
+  broken: string[];
+  /** Why the file cannot be imported at all; "" when it can be. */
   error: string;
 }
 

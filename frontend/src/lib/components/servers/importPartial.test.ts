@@ -142,3 +142,24 @@ describe('The fake imports as Go does', () => {
     }
   });
 });
+
+describe('The welcome with a found file that has a broken entry', () => {
+  it('offers to import the file and says which entries will not be imported', async () => {
+    const r = renderApp({
+      firstRun: true,
+      detected: [{ client: 'claude', path: FILE, servers: ['alpha', 'omega'], broken: ['broken'], error: '' }],
+      preview: partial,
+    });
+    const welcome = within(await screen.findByTestId('welcome'));
+    const row = await welcome.findByTestId('welcome-config');
+    const w = within(row);
+    expect(w.getByTestId('welcome-config-broken')).toHaveTextContent('1 entry has mistakes and will not be imported (broken); Import shows where.');
+    await r.user.click(w.getByTestId('welcome-import'));
+    const d = within(await screen.findByTestId('import-dialog'));
+    expect(d.getByTestId('import-item-broken')).toHaveAttribute('data-status', 'broken');
+    await r.user.click(d.getByTestId('import-confirm'));
+    await waitFor(() => expect(r.fake.callsOf('Import')).toEqual([['fake-preview-1', ['alpha', 'omega']]]));
+    // The mistakes stay in the welcome until dismissed.
+    expect(await welcome.findByTestId('import-report')).toHaveTextContent('claude_desktop_config.json:6:15');
+  });
+});
