@@ -28,9 +28,10 @@ type Entry struct {
 func (e Entry) Valid() bool { return len(e.Problems) == 0 }
 
 // MaxImportEntries bounds the servers of one file to import: configs list
-// a few dozen, and a preview of every entry must stay quick to read and
-// to show.
-const MaxImportEntries = 1000
+// a few dozen, and a preview of every entry — broken ones included — must
+// stay quick to read and to show (a 4 MB file could otherwise hold half a
+// million tiny broken entries).
+const MaxImportEntries = 5000
 
 // ReadImport reads the MCP configuration of another client (or our own),
 // recognised as DetectAndParse describes, entry by entry: every server of

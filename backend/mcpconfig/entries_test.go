@@ -130,7 +130,7 @@ func TestReadImportFailsAsAWhole(t *testing.T) {
 		{"empty file", "/x/mcp.json", ``, `/x/mcp.json:1:1: no MCP servers found`},
 		{"list not an object", "/x/mcp.json", "{\n \"servers\": [\"a\"]}", `/x/mcp.json:2:13: field "servers": must be an object`},
 		{"list twice", "/x/mcp.json", "{\"servers\": {},\n \"servers\": {\"a\": {\"command\": \"x\"}}}", `/x/mcp.json:2:2: field "servers": appears twice (first at 1:2)`},
-		{"too many servers", "/x/mcp.json", `{"servers": {` + strings.Join(many, ",") + `}}`, `/x/mcp.json:1:13: field "servers": holds 1001 servers; import at most 1000`},
+		{"too many servers", "/x/mcp.json", `{"servers": {` + strings.Join(many, ",") + `}}`, fmt.Sprintf(`/x/mcp.json:1:13: field "servers": holds %d servers; import at most %d`, MaxImportEntries+1, MaxImportEntries)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -245,5 +245,75 @@ func TestPreviewEntriesShowsBrokenIDsSafely(t *testing.T) {
 	}
 	if n := len([]rune(items[1].ID)); n > maxProblemText+1 {
 		t.Errorf("a %d-character id is shown whole", n)
+	}
+}
+
+// FuzzImportEntries runs arbitrary bytes through the per-entry import
+// read and preview: nothing panics, every entry and problem has a
+// position inside the file, a broken entry shows nothing it would run,
+// every shown text is safe, and no secret of any entry — broken ones
+// included — reaches the preview.
+func FuzzImportEntries(f *testing.F) {
+	for _, seed := range []struct{ name, data string }{
+		{"claude_desktop_config.json", middleBad},
+		{"mcp.json", deepBad},
+		{"mcp.config.json", `{"mcpServers": {"a b": {"command": "x", "env": {"API_KEY": "sk-abcdefghijklmnop"}, "type": "sk-abcdefghijklmnop"}}}`},
+		{"cline_mcp_settings.json", `{"mcpServers": {"github.com/a/b": {"args": 1}, "github.com/a/b": {"command": "y"}}}`},
+	} {
+		f.Add(seed.name, []byte(seed.data))
+	}
+	f.Fuzz(func(t *testing.T, name string, data []byte) {
+		_, entries, err := ReadImport(name, data)
+		if err != nil {
+			return
+		}
+		lines := strings.Count(string(data), "\n") + 1
+		var servers []Server
+		for _, e := range entries {
+			servers = append(servers, e.Server)
+			if e.Line < 1 || e.Line > lines || e.Col < 1 {
+				t.Fatalf("entry %q at %d:%d, outside a file of %d lines", e.Server.ID, e.Line, e.Col, lines)
+			}
+			for _, p := range e.Problems {
+				if p.Line < 1 || p.Line > lines || p.Col < 1 {
+					t.Fatalf("problem %v outside a file of %d lines", p, lines)
+				}
+			}
+		}
+		items := PreviewEntries(nil, entries)
+		if len(items) != len(entries) {
+			t.Fatalf("%d items of %d entries", len(items), len(entries))
+		}
+		checkNoSecrets(t, name, nil, servers, items)
+		for i, v := range items {
+			checkShownSafe(t, v)
+			if !entries[i].Valid() && (len(v.Problems) == 0 || v.Command.Text != "" || len(v.Args) != 0 || len(v.Env) != 0 || v.URL.Text != "") {
+				t.Fatalf("broken entry shown as %+v", v)
+			}
+		}
+	})
+}
+
+// BenchmarkReadImportEntries measures reading a hostile 4 MB file entry
+// by entry: MaxImportEntries broken entries on one line, each with
+// several mistakes, every one positioned and previewed.
+func BenchmarkReadImportEntries(b *testing.B) {
+	var big strings.Builder
+	big.WriteString(`{"mcpServers": {`)
+	for i := range MaxImportEntries {
+		if i > 0 {
+			big.WriteString(",")
+		}
+		fmt.Fprintf(&big, `"s%d": {"command": "x", "type": "bad", "args": [1, 2, 3], "env": {"A": 1, "B": 2}, "roots": ["rel"], "pad": "%s"}`, i, strings.Repeat("é", 300))
+	}
+	big.WriteString(`}}`)
+	data := []byte(big.String())
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		_, entries, err := ReadImport("claude_desktop_config.json", data)
+		if err != nil || len(entries) != MaxImportEntries || entries[MaxImportEntries-1].Valid() {
+			b.Fatalf("%d entries, %v", len(entries), err)
+		}
+		PreviewEntries(nil, entries)
 	}
 }
