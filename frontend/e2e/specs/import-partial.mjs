@@ -5,6 +5,22 @@
 // is not JSON fails as a whole, and says where too.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+// axeCheck runs axe-core (WCAG 2.0/2.1/2.2 A and AA) on the elements this
+// point added, and returns what fails. CDP evaluation is not subject to
+// the page's CSP.
+async function axeCheck(page, selectors) {
+  await page.evaluate(`${axeSource};0`);
+  return page.evaluate(async (include) => {
+    const r = await window.axe.run({ include: include.filter((s) => document.querySelector(s)) }, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+    });
+    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }, selectors);
+}
 
 // at returns "line:col" (1-based, col in characters) of the first needle
 // in text.
@@ -73,10 +89,15 @@ export default function ({ test, expect, startApp, openPage, shots, testServer }
       expect(!(await broken.getByTestId('import-check-broken').isChecked()), 'the broken entry is ticked');
       expect(await dialog.getByTestId('import-check-alpha').isChecked() && await dialog.getByTestId('import-check-omega').isChecked(), 'the good entries are not ticked by default');
       expect((await dialog.getByTestId('import-confirm').innerText()).includes('Import 2 servers'), 'confirm does not offer the 2 good servers');
+      const mine = ['[data-testid="import-item-broken"]', '[data-testid="import-broken-summary"]'];
       await page.setViewportSize({ width: 900, height: 600 });
       await page.screenshot({ path: join(shots, 'import-partial-900-light.png') });
+      let axe = await axeCheck(page, mine);
+      expect(axe.length === 0, `axe, light: ${axe.join(' | ')}`);
       await page.emulateMedia({ colorScheme: 'dark' });
       await page.screenshot({ path: join(shots, 'import-partial-900-dark.png') });
+      axe = await axeCheck(page, mine);
+      expect(axe.length === 0, `axe, dark: ${axe.join(' | ')}`);
       await page.emulateMedia({ colorScheme: 'light' });
       await page.setViewportSize({ width: 1280, height: 820 });
 
@@ -95,6 +116,11 @@ export default function ({ test, expect, startApp, openPage, shots, testServer }
       const skippedText = await skipped.innerText();
       expect(skippedText.includes('broken') && skippedText.includes(badAt), `the report does not name the entry and ${badAt}: ${skippedText}`);
       await page.screenshot({ path: join(shots, 'import-partial-report.png') });
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const found = await axeCheck(page, ['[data-testid="import-report"]']);
+        expect(found.length === 0, `axe on the reports, ${scheme}: ${found.join(' | ')}`);
+      }
 
       // Until dismissed.
       await skipped.getByTestId('import-report-dismiss').click();

@@ -66,6 +66,7 @@ describe('Import of a file with a broken entry', () => {
     expect(d.getByTestId('import-broken-summary')).toHaveTextContent('1 of 3 entries has mistakes and cannot be imported; the others can.');
     expect(d.getByTestId('import-confirm')).toHaveTextContent('Import 2 servers');
     // Select all is about the good ones.
+    expect(d.getByTestId('import-check-all').closest('label')).toHaveTextContent('All servers that can be imported (2)');
     await user.click(d.getByTestId('import-check-all'));
     expect(d.getByTestId('import-confirm')).toBeDisabled();
     await user.click(d.getByTestId('import-check-all'));
