@@ -16,8 +16,9 @@ const importUsage = `usage: mcpdesk import [--dry-run | --yes] [--only ID,ID] [-
 Merges the servers of a Claude Desktop, Cursor, VS Code, Windsurf or Cline
 config into MCP Desk's. It first shows everything each server will run or
 send (secrets masked) and what it warns about, then asks; without a
-terminal to ask on, --yes imports what was shown. --dry-run prints the
-preview as JSON and changes nothing.`
+terminal to ask on, --yes imports what was shown. An entry with mistakes
+is listed with each mistake at FILE:LINE:COL and left out; the others are
+imported. --dry-run prints the preview as JSON and changes nothing.`
 
 // maxImportFile bounds the file to import: configs are a few kilobytes.
 const maxImportFile = 4 << 20
@@ -51,24 +52,37 @@ func runImport(_ context.Context, g globals, args []string, env Env) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	format, servers, err := mcpconfig.DetectAndParse(file, data)
+	// Entry by entry: a broken one is shown with its mistakes and left
+	// out, the others can be imported (issue 12).
+	format, entries, err := mcpconfig.ReadImport(file, data)
 	if err != nil {
 		return fail(env, err)
 	}
 	if only != "" {
 		ids := strings.Split(only, ",")
 		for _, id := range ids {
-			if !slices.ContainsFunc(servers, func(s mcpconfig.Server) bool { return s.ID == id }) {
-				return usageError(env, "--only: %s has no server %q", file, id)
+			i := slices.IndexFunc(entries, func(e mcpconfig.Entry) bool { return e.Server.ID == id && e.Valid() })
+			if i >= 0 {
+				continue
 			}
+			if slices.ContainsFunc(entries, func(e mcpconfig.Entry) bool { return e.Server.ID == id }) {
+				return usageError(env, "--only: server %q in %s has mistakes and cannot be imported (run without --only to see them)", id, file)
+			}
+			return usageError(env, "--only: %s has no server %q", file, id)
 		}
-		servers = slices.DeleteFunc(servers, func(s mcpconfig.Server) bool { return !slices.Contains(ids, s.ID) })
+		entries = slices.DeleteFunc(entries, func(e mcpconfig.Entry) bool { return !slices.Contains(ids, e.Server.ID) })
+	}
+	var servers []mcpconfig.Server
+	for _, e := range entries {
+		if e.Valid() {
+			servers = append(servers, e.Server)
+		}
 	}
 	base, err := mcpconfig.Load(configFile)
 	if err != nil {
 		return fail(env, fmt.Errorf("%w (fix it before importing; nothing was changed)", err))
 	}
-	preview := mcpconfig.PreviewImport(base.Servers, servers)
+	preview := mcpconfig.PreviewEntries(base.Servers, entries)
 	if dryRun {
 		_ = printJSON(env, map[string]any{"from": file, "format": format, "into": configFile, "servers": preview})
 		return exitOK
@@ -110,7 +124,20 @@ func runImport(_ context.Context, g globals, args []string, env Env) int {
 func printPreview(w io.Writer, file, format string, items []mcpconfig.ServerPreview) {
 	shownFile, _ := mcpconfig.Visible(file)
 	fmt.Fprintf(w, "%s (%s): %d server(s)\n", shownFile, format, len(items))
+	broken := 0
 	for _, it := range items {
+		if len(it.Problems) > 0 {
+			broken++
+			fmt.Fprintf(w, "\n%s  [has mistakes: not imported]\n", it.ID)
+			for _, p := range it.Problems {
+				field := ""
+				if p.Field != "" {
+					field = fmt.Sprintf("field %q: ", p.Field)
+				}
+				fmt.Fprintf(w, "  mistake  %s:%d:%d: %s%s\n", shownFile, p.Line, p.Col, field, p.Message)
+			}
+			continue
+		}
 		state := "new"
 		switch {
 		case it.Replaces && len(it.Changes) == 0:
@@ -153,6 +180,9 @@ func printPreview(w io.Writer, file, format string, items []mcpconfig.ServerPrev
 		for _, warn := range it.Warnings {
 			fmt.Fprintf(w, "  warning  %s\n", warn)
 		}
+	}
+	if broken > 0 {
+		fmt.Fprintf(w, "\n%d server(s) with mistakes will not be imported: fix them at the places shown and import the file again.\n", broken)
 	}
 	fmt.Fprintln(w)
 }

@@ -85,3 +85,46 @@ func TestImportCommandShowsWhatWillRun(t *testing.T) {
 		t.Fatalf("imported: %+v %v", cfg, err)
 	}
 }
+
+// TestImportCommandLeavesOutBrokenEntries: an entry with a mistake is
+// listed with it at file:line:col and left out; the others are imported,
+// and --only cannot choose the broken one.
+func TestImportCommandLeavesOutBrokenEntries(t *testing.T) {
+	dir := t.TempDir()
+	into := filepath.Join(dir, "mcp.config.json")
+	file := filepath.Join(dir, "claude_desktop_config.json")
+	if err := os.WriteFile(file, []byte(`{"mcpServers": {
+  "alpha": {"command": "/bin/true", "disabled": true},
+  "broken": {"command": "/bin/true", "args": "-v", "disabled": true},
+  "omega": {"command": "/bin/false", "disabled": true}
+}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := run(t, context.Background(), "import", "--config", into, "--yes", "--only", "broken", file); code != exitUsage || !strings.Contains(errOut, `server "broken"`) || !strings.Contains(errOut, "has mistakes") {
+		t.Fatalf("--only broken: exit %d err %s", code, errOut)
+	}
+	code, out, errOut := run(t, context.Background(), "import", "--config", into, "--yes", file)
+	if code != 0 {
+		t.Fatalf("exit %d out %s err %s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"broken  [has mistakes: not imported]",
+		file + `:3:46: field "args": must be an array of strings`,
+		"1 server(s) with mistakes will not be imported",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("the output lacks %q:\n%s", want, errOut)
+		}
+	}
+	cfg, err := mcpconfig.Load(into)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, s := range cfg.Servers {
+		ids = append(ids, s.ID)
+	}
+	if strings.Join(ids, ",") != "alpha,omega" {
+		t.Fatalf("imported %v, want alpha and omega", ids)
+	}
+}

@@ -46,7 +46,10 @@ type SecretPair struct {
 // ImportPreview shows what importing a config file would do: every server
 // in it with everything it will run or send (secret values masked, never
 // sent here), warnings, and for a server that replaces a configured one
-// what changes. Import(Token, ids) imports exactly these servers.
+// what changes. An entry with mistakes is listed too, in file order, with
+// its problems and their positions (ServerPreview.Problems); it cannot be
+// imported. Import(Token, ids) imports exactly the servers without
+// problems.
 type ImportPreview struct {
 	// Token names the servers this preview showed, kept for Import.
 	Token  string                    `json:"token"`

@@ -18,14 +18,18 @@ type DetectedConfig struct {
 	// claude | cursor | vscode | windsurf.
 	Client string `json:"client" ts_type:"'claude' | 'cursor' | 'vscode' | 'windsurf'"`
 	Path   string `json:"path"`
-	// Servers are the ids of the file's servers, in file order, as Import
-	// would store them; empty when the file has none or Error is set.
+	// Servers are the ids of the file's servers that can be imported, in
+	// file order, as Import would store them; empty when the file has none
+	// or Error is set.
 	Servers []string `json:"servers"`
+	// Broken are the ids of the entries with mistakes: the import preview
+	// shows where each mistake is, and does not import them.
+	Broken []string `json:"broken"`
 	// Configured are those of Servers already configured in the app:
 	// importing them replaces them.
 	Configured []string `json:"configured"`
-	// Error says why the file cannot be imported (it cannot be read, is not
-	// valid JSON, a server in it is invalid); "" when it can be.
+	// Error says why the file cannot be imported at all (it cannot be
+	// read, is not valid JSON, holds no server list); "" when it can be.
 	Error string `json:"error"`
 }
 
@@ -48,7 +52,8 @@ func (s *MCPPool) detected(found []mcpconfig.FoundConfig) []DetectedConfig {
 	existing := s.pool.Config().Servers
 	out := make([]DetectedConfig, 0, len(found))
 	for _, f := range found {
-		d := DetectedConfig{Client: f.Client, Path: f.Path, Servers: []string{}, Configured: []string{}}
+		// Other clients' ids are made valid (idPattern): safe to show.
+		d := DetectedConfig{Client: f.Client, Path: f.Path, Servers: []string{}, Configured: []string{}, Broken: nonNil(f.Broken)}
 		if f.Err != nil {
 			d.Error = f.Err.Error()
 		}

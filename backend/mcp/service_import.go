@@ -39,15 +39,19 @@ type heldPreview struct {
 	token   string
 	file    string
 	servers []mcpconfig.Server
+	// broken are the ids of the entries that have problems: shown, never
+	// imported.
+	broken []string
 }
 
-// hold keeps servers under a new token, dropping the oldest preview beyond
+// hold keeps the importable servers of a file (and the ids of its broken
+// entries) under a new token, dropping the oldest preview beyond
 // maxPreviews.
-func (p *previews) hold(file string, servers []mcpconfig.Server) string {
+func (p *previews) hold(file string, servers []mcpconfig.Server, broken []string) string {
 	token := rand.Text()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.list = append(p.list, heldPreview{token: token, file: file, servers: servers})
+	p.list = append(p.list, heldPreview{token: token, file: file, servers: servers, broken: broken})
 	if n := len(p.list) - maxPreviews; n > 0 {
 		p.list = slices.Delete(p.list, 0, n)
 	}
@@ -75,7 +79,10 @@ func (p *previews) drop(token string) {
 // PreviewImport reads a Claude Desktop, Cursor, VS Code, Windsurf, Cline or
 // MCP Desk config and shows what importing it would do: each server with
 // everything it runs or sends (secrets masked), warnings, and what changes
-// for a server it replaces. Import(preview.Token, ids) then adds exactly
+// for a server it replaces. An entry with mistakes is shown with its
+// problems and their positions in the file, and cannot be imported; the
+// others can (issue 12). Only a file that is not JSON or holds no server
+// list fails as a whole. Import(preview.Token, ids) then adds exactly
 // these servers; the file is not read again.
 func (s *MCPPool) PreviewImport(path string) (ImportPreview, error) {
 	data, err := mcpconfig.ReadImportFile(path, maxImportFile)
@@ -95,22 +102,34 @@ func (s *MCPPool) PreviewImportData(name, content string) (ImportPreview, error)
 }
 
 func (s *MCPPool) preview(file string, data []byte) (ImportPreview, error) {
-	format, servers, err := mcpconfig.DetectAndParse(file, data)
+	format, entries, err := mcpconfig.ReadImport(file, data)
 	if err != nil {
 		return ImportPreview{}, err
 	}
+	var (
+		servers []mcpconfig.Server
+		broken  []string
+	)
+	for _, e := range entries {
+		if e.Valid() {
+			servers = append(servers, e.Server)
+		} else {
+			broken = append(broken, e.Server.ID)
+		}
+	}
 	return ImportPreview{
-		Token:  s.previews.hold(file, servers),
+		Token:  s.previews.hold(file, servers, broken),
 		File:   file,
 		Format: format,
-		Items:  mcpconfig.PreviewImport(s.pool.Config().Servers, servers),
+		Items:  mcpconfig.PreviewEntries(s.pool.Config().Servers, entries),
 	}, nil
 }
 
 // Import adds the servers of the preview with this token to the app's
-// config: those whose ids are listed, or all of them when ids is empty. A
-// server with the id of a configured one replaces it. The preview is used
-// up by a successful import.
+// config: those whose ids are listed, or all of them when ids is empty —
+// never an entry the preview showed with problems. A server with the id of
+// a configured one replaces it. The preview is used up by a successful
+// import.
 func (s *MCPPool) Import(token string, ids []string) (ImportResult, error) {
 	held, ok := s.previews.get(token)
 	if !ok {
@@ -120,6 +139,9 @@ func (s *MCPPool) Import(token string, ids []string) (ImportResult, error) {
 	if len(ids) > 0 {
 		for _, id := range ids {
 			if !slices.ContainsFunc(servers, func(srv mcpconfig.Server) bool { return srv.ID == id }) {
+				if slices.Contains(held.broken, id) {
+					return ImportResult{}, fmt.Errorf("import from %s: server %q has mistakes (see the preview) and cannot be imported; fix the file and open it again", held.file, id)
+				}
 				return ImportResult{}, fmt.Errorf("import from %s: the file has no server %q", held.file, id)
 			}
 		}

@@ -87,11 +87,14 @@ func (m Machine) appData() string {
 // FoundConfig is a config file of another client found on the machine.
 type FoundConfig struct {
 	KnownConfig
-	// Servers are the file's servers as DetectAndParse returns them; none
-	// when the file has no servers or when Err is set.
+	// Servers are the file's servers that can be imported, as ReadImport
+	// reads them; none when the file has none or when Err is set.
 	Servers []Server
-	// Err says why the file cannot be imported: it cannot be read, is not
-	// valid JSON(C), or a server in it is invalid (see Problems).
+	// Broken are the ids of the entries with mistakes, which the import
+	// preview shows with their problems and does not import.
+	Broken []string
+	// Err says why the file cannot be imported at all: it cannot be read,
+	// is not valid JSON(C), or holds no server list (see Problems).
 	Err error
 }
 
@@ -141,13 +144,21 @@ func readKnown(k KnownConfig) (f FoundConfig, ok bool) {
 		// Claude Desktop writes its file before any server is added.
 		return f, !k.Shared
 	}
-	_, f.Servers, f.Err = DetectAndParse(k.Path, data)
+	_, entries, err := ReadImport(k.Path, data)
+	f.Err = err
+	for _, e := range entries {
+		if e.Valid() {
+			f.Servers = append(f.Servers, e.Server)
+		} else {
+			f.Broken = append(f.Broken, e.Server.ID)
+		}
+	}
 	return f, true
 }
 
 // hasServerSection reports whether a document has a place for MCP servers
 // ("mcpServers", "servers", or "servers" under "mcp"), or is broken: then
-// DetectAndParse says what is wrong with it. An empty file, or an object
+// ReadImport says what is wrong with it. An empty file, or an object
 // without such a key, has no servers to import and nothing wrong with it.
 func hasServerSection(path string, data []byte) bool {
 	doc, err := readDocument(path, data)

@@ -114,7 +114,8 @@ func plant(t *testing.T, dir string, files map[string]string) {
 type found struct {
 	client, path string
 	servers      []string
-	err          string // a part of the error message; "" for none
+	broken       []string // entries with mistakes
+	err          string   // a part of the error message; "" for none
 }
 
 func summarize(fs []FoundConfig) []found {
@@ -124,6 +125,7 @@ func summarize(fs []FoundConfig) []found {
 		for _, s := range f.Servers {
 			g.servers = append(g.servers, s.ID)
 		}
+		g.broken = f.Broken
 		if f.Err != nil {
 			g.err = f.Err.Error()
 		}
@@ -155,7 +157,7 @@ func TestFindConfigs(t *testing.T) {
   },
 }`,
 		".config/Code/User/mcp.json":            `{"servers": {"fetch": {"command": "uvx", "args": ["mcp-server-fetch"]}`, // not closed
-		".codeium/windsurf/mcp_config.json":     `{"mcpServers": {"bad": {"command": "x", "url": "https://x.example"}}}`,
+		".codeium/windsurf/mcp_config.json":     `{"mcpServers": {"bad": {"command": "x", "url": "https://x.example"}, "good": {"command": "y"}}}`,
 		".config/unrelated/claude_desktop.json": `{"mcpServers": {}}`,
 	})
 
@@ -166,14 +168,15 @@ func TestFindConfigs(t *testing.T) {
 		{client: FormatCursor, path: p(".cursor/mcp.json"), servers: []string{"context7"}},
 		{client: FormatVSCode, path: p(".config/Code/User/mcp.json"), err: p(".config/Code/User/mcp.json") + ":1:"},
 		{client: FormatVSCode, path: p(".config/Code/User/settings.json"), servers: []string{"github"}},
-		{client: FormatWindsurf, path: p(".codeium/windsurf/mcp_config.json"), err: `server "bad"`},
+		// A broken entry keeps only itself out (issue 12).
+		{client: FormatWindsurf, path: p(".codeium/windsurf/mcp_config.json"), servers: []string{"good"}, broken: []string{"bad"}},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("found %d configs, want %d:\n%+v", len(got), len(want), got)
 	}
 	for i, w := range want {
 		g := got[i]
-		if g.client != w.client || g.path != w.path || !slices.Equal(g.servers, w.servers) {
+		if g.client != w.client || g.path != w.path || !slices.Equal(g.servers, w.servers) || !slices.Equal(g.broken, w.broken) {
 			t.Errorf("config %d:\n got %+v\nwant %+v", i, g, w)
 		}
 		switch {

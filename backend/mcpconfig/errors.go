@@ -88,7 +88,19 @@ const maxProblems = 20
 type problems struct {
 	file string
 	src  []byte // the text positions refer to; nil when there is none
-	list []*Error
+	// index, when set, finds positions in src without reading it from the
+	// start each time: a file to import is read entry by entry, and each
+	// entry has a position of its own.
+	index *positions
+	list  []*Error
+}
+
+// position returns the line and column of byte offset off of src.
+func (p *problems) position(off int) (line, col int) {
+	if p.index != nil {
+		return p.index.at(off)
+	}
+	return position(p.src, off)
 }
 
 // add records a problem at byte offset off of src (off < 0: no position).
@@ -100,7 +112,7 @@ func (p *problems) add(off int, server, field, format string, args ...any) {
 	if len(p.list) == maxProblems {
 		e = &Error{File: p.file, Msg: "more problems not shown; fix the ones above first"}
 	} else if off >= 0 && p.src != nil {
-		e.Line, e.Col = position(p.src, off)
+		e.Line, e.Col = p.position(off)
 	}
 	p.list = append(p.list, e)
 }
@@ -110,19 +122,25 @@ func (p *problems) at(off int) string {
 	if len(p.list) >= maxProblems {
 		return "" // the message will not be shown: save the work
 	}
-	l, c := position(p.src, off)
+	l, c := p.position(off)
 	return fmt.Sprintf("%d:%d", l, c)
 }
 
-// err returns nil, the single problem, or all of them joined in the order
-// they appear in the file (those without a position last).
-func (p *problems) err() error {
+// sort puts the problems in the order they appear in the file (those
+// without a position last).
+func (p *problems) sort() {
 	slices.SortStableFunc(p.list, func(ea, eb *Error) int {
 		if (ea.Line == 0) != (eb.Line == 0) {
 			return cmp.Compare(eb.Line, ea.Line) // positioned ones first
 		}
 		return cmp.Or(cmp.Compare(ea.Line, eb.Line), cmp.Compare(ea.Col, eb.Col))
 	})
+}
+
+// err returns nil, the single problem, or all of them joined in the order
+// they appear in the file (those without a position last).
+func (p *problems) err() error {
+	p.sort()
 	switch len(p.list) {
 	case 0:
 		return nil

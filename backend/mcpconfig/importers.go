@@ -49,47 +49,31 @@ const (
 // other characters into '-', adding -2, -3, … where two would be the
 // same. Our own format is not rewritten: it must be valid as it is.
 func DetectAndParse(path string, data []byte) (format string, servers []Server, err error) {
-	doc, err := readDocument(path, data)
+	format, entries, err := ReadImport(path, data)
 	if err != nil {
-		return "", nil, err
-	}
-	notFound := &Error{File: path, Msg: `no MCP servers found: expected a "mcpServers" object (Claude Desktop, Cursor, Windsurf, Cline, MCP Desk) or a "servers" object (VS Code)`}
-	if doc.root < 0 || doc.json[doc.root] != '{' {
-		if doc.root >= 0 {
-			notFound.Line, notFound.Col = position(doc.src, doc.root)
-		}
-		return "", nil, notFound
-	}
-	d := newDecoder(path, doc, imported)
-	top := objectMembers(doc.json, doc.root)
-	var list member
-	switch {
-	case d.find(top, "mcpServers", "", &list):
-		format = formatByName(path)
-		if format == FormatMCPDesk {
-			cfg, err := Parse(path, data)
-			if err != nil {
-				return format, nil, err
-			}
-			return format, cfg.Servers, nil
-		}
-	case d.find(top, "servers", "", &list):
-		format = FormatVSCode
-	case d.find(top, "mcp", "", &list) && list.val[0] == '{' && d.find(objectMembers(doc.json, list.valOff), "servers", "mcp", &list):
-		format = FormatVSCode
-	default:
-		if err := d.p.err(); err != nil {
-			return "", nil, err
-		}
-		return "", nil, notFound
-	}
-	d.format = format
-	servers, locs := d.servers(list)
-	validate(d.p, &Config{Servers: servers}, &locations{servers: locs}, false)
-	if err := d.p.err(); err != nil {
 		return format, nil, err
 	}
-	makeIDsValid(servers)
+	if format == FormatMCPDesk {
+		cfg, err := Parse(path, data) // strict about the whole file
+		if err != nil {
+			return format, nil, err
+		}
+		return format, cfg.Servers, nil
+	}
+	p := &problems{file: path}
+	for _, e := range entries {
+		for _, pr := range e.Problems {
+			if len(p.list) == maxProblems {
+				p.list = append(p.list, &Error{File: path, Msg: "more problems not shown; fix the ones above first"})
+				return format, nil, p.err()
+			}
+			p.list = append(p.list, pr)
+		}
+		servers = append(servers, e.Server)
+	}
+	if err := p.err(); err != nil {
+		return format, nil, err
+	}
 	return format, servers, nil
 }
 
@@ -240,27 +224,28 @@ func isSSEPath(raw string) bool {
 	return err == nil && strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), "/sse")
 }
 
-// makeIDsValid rewrites ids that do not match idPattern, keeping them
-// unique.
-func makeIDsValid(servers []Server) {
+// validIDs rewrites the ids that do not match idPattern, in order,
+// keeping them unique: a valid id is kept, another gets -2, -3, … where
+// two would be the same.
+func validIDs(ids []*string) {
 	taken := map[string]bool{}
-	for _, s := range servers {
-		if idPattern.MatchString(s.ID) {
-			taken[s.ID] = true
+	for _, id := range ids {
+		if idPattern.MatchString(*id) {
+			taken[*id] = true
 		}
 	}
-	for i, s := range servers {
-		if idPattern.MatchString(s.ID) {
+	for _, p := range ids {
+		if idPattern.MatchString(*p) {
 			continue
 		}
-		base := validID(s.ID)
+		base := validID(*p)
 		id := base
 		for n := 2; taken[id]; n++ {
 			suffix := fmt.Sprintf("-%d", n)
 			id = strings.TrimRight(base[:min(len(base), 64-len(suffix))], "-._") + suffix
 		}
 		taken[id] = true
-		servers[i].ID = id
+		*p = id
 	}
 }
 

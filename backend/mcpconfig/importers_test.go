@@ -205,9 +205,9 @@ func TestDetectAndParseErrors(t *testing.T) {
 		want             []string
 	}{
 		{"syntax", "/x/broken.json", "{\n  \"mcpServers\": {,}\n}", []string{"/x/broken.json:2:"}},
-		{"nothing", "/x/settings.json", `{"editor.fontSize": 14}`, []string{"/x/settings.json: ", "no MCP servers found", `"mcpServers"`, `"servers"`}},
+		{"nothing", "/x/settings.json", `{"editor.fontSize": 14}`, []string{"/x/settings.json:1:1: ", "no MCP servers found", `"mcpServers"`, `"servers"`}},
 		{"array", "/x/a.json", `[]`, []string{"/x/a.json:1:1: ", "no MCP servers found"}},
-		{"empty", "/x/a.json", ``, []string{"/x/a.json: ", "no MCP servers found"}},
+		{"empty", "/x/a.json", ``, []string{"/x/a.json:1:1: ", "no MCP servers found"}},
 		{"vscode bad type", "/x/.vscode/mcp.json", `{"servers": {"s": {"type": "websocket", "url": "wss://x"}}}`, []string{"/x/.vscode/mcp.json:1:28: ", `server "s": field "type": must be stdio, http or sse, not "websocket"`}},
 		{"claude missing command", "/x/claude_desktop_config.json", `{"mcpServers": {"fs": {"args": []}}}`, []string{`server "fs": field "command": missing`}},
 		{"windsurf bad serverUrl", "/x/.codeium/windsurf/mcp_config.json", `{"mcpServers": {"w": {"serverUrl": 5}}}`, []string{`server "w": field "serverUrl": must be a string`}},

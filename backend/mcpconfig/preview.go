@@ -59,6 +59,14 @@ type ServerPreview struct {
 	Inputs []string `json:"inputs"`
 	// Warnings are the settings the user should look at twice.
 	Warnings []Warning `json:"warnings"`
+
+	// Line and Col are where the entry is in the file (0 when not
+	// known). Problems say what is wrong with it: an entry with problems
+	// cannot be imported, and then only its id is shown (see
+	// PreviewEntries).
+	Line     int       `json:"line"`
+	Col      int       `json:"col"`
+	Problems []Problem `json:"problems"`
 }
 
 // Shown is one value as the preview shows it.
@@ -152,6 +160,7 @@ func preview(s Server, old *Server, h *hider) ServerPreview {
 		Reads:     []string{},
 		Inputs:    nonNilStrings(s.InputRefs()),
 		Warnings:  []Warning{},
+		Problems:  []Problem{},
 	}
 	if old != nil {
 		v.Replaces = true

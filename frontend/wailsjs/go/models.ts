@@ -688,6 +688,7 @@ export namespace mcp {
 	    client: 'claude' | 'cursor' | 'vscode' | 'windsurf';
 	    path: string;
 	    servers: string[];
+	    broken: string[];
 	    configured: string[];
 	    error: string;
 	
@@ -700,6 +701,7 @@ export namespace mcp {
 	        this.client = source["client"];
 	        this.path = source["path"];
 	        this.servers = source["servers"];
+	        this.broken = source["broken"];
 	        this.configured = source["configured"];
 	        this.error = source["error"];
 	    }
@@ -1592,6 +1594,24 @@ export namespace mcpconfig {
 		    return a;
 		}
 	}
+	export class Problem {
+	    line: number;
+	    col: number;
+	    field: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Problem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.line = source["line"];
+	        this.col = source["col"];
+	        this.field = source["field"];
+	        this.message = source["message"];
+	    }
+	}
 	export class Warning {
 	    code: string;
 	    params: Record<string, string>;
@@ -1624,6 +1644,9 @@ export namespace mcpconfig {
 	    reads: string[];
 	    inputs: string[];
 	    warnings: Warning[];
+	    line: number;
+	    col: number;
+	    problems: Problem[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ServerPreview(source);
@@ -1648,6 +1671,9 @@ export namespace mcpconfig {
 	        this.reads = source["reads"];
 	        this.inputs = source["inputs"];
 	        this.warnings = this.convertValues(source["warnings"], Warning);
+	        this.line = source["line"];
+	        this.col = source["col"];
+	        this.problems = this.convertValues(source["problems"], Problem);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -89,7 +89,7 @@ export interface FakeOptions {
    */
   firstRun?: boolean;
   /** What DetectConfigs finds ("configured" is filled in from the servers). */
-  detected?: Array<Omit<DetectedConfig, 'configured'>>;
+  detected?: FakeDetected[];
   /** How long DetectConfigs takes (default 0). */
   detectDelayMs?: number;
 }
@@ -112,6 +112,9 @@ export function spec(p: Partial<ServerSpec> & { id: string }): ServerSpec {
     ...p,
   };
 }
+
+/** A config the fake finds on the machine: configured is filled in per call, broken is [] unless given. */
+export type FakeDetected = Omit<DetectedConfig, 'configured' | 'broken'> & { broken?: string[] };
 
 /** The preview a fake returns: token and replaces are filled in per call. */
 export type FakePreview = Omit<ImportPreview, 'token'>;
@@ -144,6 +147,9 @@ export function previewItem(p: Partial<ImportItem> & { id: string }): ImportItem
     reads: [],
     inputs: [],
     warnings: [],
+    line: 0,
+    col: 0,
+    problems: [],
     ...p,
   };
 }
@@ -208,7 +214,7 @@ export class FakeBackend implements Backend {
   importFile: string;
   preview: FakePreview | null;
   /** The configs of other clients DetectConfigs finds. */
-  detected: Array<Omit<DetectedConfig, 'configured'>>;
+  detected: FakeDetected[];
   detectDelayMs: number;
   configPath: string;
   connectDelayMs: number;
@@ -540,7 +546,7 @@ export class FakeBackend implements Backend {
     DetectConfigs: async () => {
       this.#record('DetectConfigs', []);
       if (this.detectDelayMs > 0) await new Promise((r) => this.#later(this.detectDelayMs, () => r(undefined)));
-      return this.detected.map((d) => ({ ...structuredClone(d), configured: d.servers.filter((id) => this.servers.has(id)) }));
+      return this.detected.map((d) => ({ broken: [], ...structuredClone(d), configured: d.servers.filter((id) => this.servers.has(id)) }));
     },
     PreviewImport: async (path) => {
       this.#record('PreviewImport', [path]);
@@ -550,11 +556,16 @@ export class FakeBackend implements Backend {
       this.#record('Import', [token, ids]);
       const held = this.#previews.find((p) => p.token === token);
       if (!held) throw 'this import preview is no longer available (it was imported already, or too many files were previewed since): open the file again';
+      // As Go: an entry with problems is shown, never imported.
+      const good = held.items.filter((i) => i.problems.length === 0);
       for (const id of ids) {
-        if (!held.items.some((i) => i.id === id)) throw `import from ${held.file}: the file has no server "${id}"`;
+        if (good.some((i) => i.id === id)) continue;
+        if (held.items.some((i) => i.id === id))
+          throw `import from ${held.file}: server "${id}" has mistakes (see the preview) and cannot be imported; fix the file and open it again`;
+        throw `import from ${held.file}: the file has no server "${id}"`;
       }
       const result: ImportResult = { added: [], replaced: [] };
-      for (const item of held.items) {
+      for (const item of good) {
         if (ids.length > 0 && !ids.includes(item.id)) continue;
         (this.servers.has(item.id) ? result.replaced : result.added).push(item.id);
         this.servers.set(item.id, {

@@ -96,13 +96,13 @@ export async function importServers(token: string, ids: string[]): Promise<Impor
 
 // Go writes a nil slice as null.
 function normalizePreview(p: ImportPreview): ImportPreview {
-  return { ...p, items: p.items ?? [] };
+  return { ...p, items: (p.items ?? []).map((i) => ({ ...i, problems: i.problems ?? [] })) };
 }
 
 /** detectConfigs lists the MCP configs of Claude Desktop, Cursor, VS Code and Windsurf on this machine (SPEC F6). */
 export async function detectConfigs(): Promise<DetectedConfig[]> {
   const found = (await call(() => backend().mcp.DetectConfigs())) ?? [];
-  return found.map((d) => ({ ...d, servers: d.servers ?? [], configured: d.configured ?? [], error: d.error ?? '' }));
+  return found.map((d) => ({ ...d, servers: d.servers ?? [], configured: d.configured ?? [], broken: d.broken ?? [], error: d.error ?? '' }));
 }
 
 export async function rpcLog(): Promise<RPCEntry[]> {

@@ -149,6 +149,21 @@ export interface ImportItem {
   /** VS Code ${input:id} references, which MCP Desk does not prompt for. */
   inputs: string[];
   warnings: ImportWarning[];
+  /** Where the entry is in the file (1-based; 0 when not known). */
+  line: number;
+  col: number;
+  /** What is wrong with the entry; none when it can be imported. An entry with problems shows only its id. */
+  problems: ImportProblem[];
+}
+
+/** One mistake in an entry of a file to import (mcpconfig.Problem), where it is in the file. */
+export interface ImportProblem {
+  line: number;
+  col: number;
+  /** The field it is in; "" for the entry as a whole. */
+  field: string;
+  /** What is wrong, in plain words (from Go, secrets hidden). */
+  message: string;
 }
 
 /** What importing a config file would do (mcp.ImportPreview). */
@@ -164,11 +179,13 @@ export interface ImportPreview {
 export interface DetectedConfig {
   client: 'claude' | 'cursor' | 'vscode' | 'windsurf';
   path: string;
-  /** The file's server ids, in file order; empty when it has none or error is set. */
+  /** The ids of the file's servers that can be imported, in file order; empty when it has none or error is set. */
   servers: string[];
   /** Those of servers already configured here: importing them replaces them. */
   configured: string[];
-  /** Why the file cannot be imported; "" when it can be. */
+  /** The ids of entries with mistakes: the import preview shows where, and does not import them. */
+  broken: string[];
+  /** Why the file cannot be imported at all; "" when it can be. */
   error: string;
 }
 

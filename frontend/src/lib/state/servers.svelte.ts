@@ -17,6 +17,7 @@ import {
   type ServerStatus,
   type ServerView,
 } from '../api';
+import { ImportReports } from './importReports.svelte';
 
 /** ServerEntry is one configured server as the Servers screen shows it. */
 export interface ServerEntry {
@@ -52,6 +53,9 @@ export class ServersStore {
    * must not look "Connecting…" for ever because of it.
    */
   static RECONCILE_MS = 2000;
+
+  /** importReports are the import errors kept on screen until dismissed (issue 12). */
+  readonly importReports = new ImportReports();
 
   #specs = $state<ServerSpec[]>([]);
   #statuses = $state<Record<string, ServerStatus>>({});
@@ -200,19 +204,37 @@ export class ServersStore {
     return restartServer(id);
   }
 
-  /** chooseImport asks for a file and previews it; null when cancelled. */
+  /**
+   * chooseImport asks for a file and previews it; null when cancelled, or
+   * when the file cannot be read at all: why is then kept in importReports.
+   */
   async chooseImport(): Promise<ImportPreview | null> {
     const path = await chooseImportFile();
     if (!path) return null;
-    return previewImport(path);
+    return this.previewFile(path, () => previewImport(path));
+  }
+
+  /**
+   * previewFile runs a preview of file; a failure is kept in importReports
+   * (until dismissed) and gives null.
+   */
+  async previewFile(file: string, read: () => Promise<ImportPreview>): Promise<ImportPreview | null> {
+    try {
+      const p = await read();
+      this.importReports.read(file);
+      return p;
+    } catch (e) {
+      this.importReports.failed(file, (e as Error).message ?? String(e));
+      return null;
+    }
   }
 
   /**
    * previewDropped previews a file dropped on the window (SPEC F3) and
    * offers it to the Servers screen's import dialog.
    */
-  async previewDropped(name: string, content: string): Promise<ImportPreview> {
-    const p = await previewImportData(name, content);
+  async previewDropped(name: string, content: string): Promise<ImportPreview | null> {
+    const p = await this.previewFile(name, () => previewImportData(name, content));
     this.#droppedPreview = p;
     return p;
   }
@@ -235,6 +257,7 @@ export class ServersStore {
    */
   async importPreviewed(preview: ImportPreview, ids: string[]): Promise<ImportResult> {
     const result = await importServers(preview.token, ids);
+    this.importReports.imported(preview, result);
     await this.refresh();
     return result;
   }

@@ -42,7 +42,12 @@ describe('Drag-and-drop import', () => {
     fake.failNext('PreviewImportData', 'notes.txt:1:1: invalid character "h" looking for beginning of value');
     const file = new File(['hello'], 'notes.txt');
     await fireEvent.drop(window, { dataTransfer: dataTransfer([file]) });
-    expect(await screen.findByTestId('toast')).toHaveTextContent('notes.txt:1:1');
+    // On the Servers screen until dismissed, not in a toast (issue 12).
+    const report = await screen.findByTestId('import-report');
+    expect(report).toHaveTextContent('Could not import notes.txt');
+    expect(report).toHaveTextContent('notes.txt:1:1');
+    expect(screen.getByTestId('nav-servers')).toHaveAttribute('aria-current', 'page');
+    expect(screen.queryByTestId('toast')).toBeNull();
     expect(screen.queryByTestId('import-dialog')).toBeNull();
   });
 });

@@ -191,9 +191,11 @@ describe('Import', () => {
     const { fake, user } = renderApp({ importFile: '/tmp/broken.json', preview });
     fake.failNext('PreviewImport', '/tmp/broken.json: line 2, column 9: invalid character');
     await user.click(await screen.findByTestId('import-button'));
-    const toast = await screen.findByTestId('toast');
-    expect(toast).toHaveTextContent('Could not read that file');
-    expect(toast).toHaveTextContent('/tmp/broken.json: line 2, column 9: invalid character');
+    // Kept on screen until dismissed (issue 12), not in a toast.
+    const report = await screen.findByTestId('import-report');
+    expect(report).toHaveTextContent('Could not import /tmp/broken.json');
+    expect(report).toHaveTextContent('/tmp/broken.json: line 2, column 9: invalid character');
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
     expect(screen.queryByTestId('import-dialog')).not.toBeInTheDocument();
   });
 

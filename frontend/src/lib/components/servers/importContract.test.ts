@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ImportChange, ImportPreview, ImportWarning, ShownPair } from '../../api';
+import type { ImportChange, ImportPreview, ImportProblem, ImportWarning, ShownPair } from '../../api';
 import { previewItem, shown } from '../../api/fake';
 import en from '../../i18n/en.json';
 import zh from '../../i18n/zh-CN.json';
@@ -13,6 +13,7 @@ const root = join(import.meta.dirname, '../../../../..');
 const GO_PREVIEW = readFileSync(join(root, 'backend/mcpconfig/preview.go'), 'utf8');
 const GO_WARNINGS = readFileSync(join(root, 'backend/mcpconfig/warnings.go'), 'utf8');
 const GO_API = readFileSync(join(root, 'backend/mcp/api.go'), 'utf8');
+const GO_ENTRIES = readFileSync(join(root, 'backend/mcpconfig/entries_preview.go'), 'utf8');
 
 function goJSONFields(struct: string, src: string): string[] {
   const body = new RegExp(`type ${struct} struct \\{([\\s\\S]*?)\\n\\}`).exec(src)?.[1] ?? '';
@@ -29,6 +30,8 @@ describe('import preview contract with backend/mcpconfig/preview.go', () => {
     expect(Object.keys(change).sort()).toEqual(goJSONFields('Change', GO_PREVIEW));
     const warning: ImportWarning = { code: '', params: {} };
     expect(Object.keys(warning).sort()).toEqual(goJSONFields('Warning', GO_PREVIEW));
+    const problem: ImportProblem = { line: 0, col: 0, field: '', message: '' };
+    expect(Object.keys(problem).sort()).toEqual(goJSONFields('Problem', GO_ENTRIES));
     const p: ImportPreview = { token: '', file: '', format: 'claude', items: [] };
     expect(Object.keys(p).sort()).toEqual(goJSONFields('ImportPreview', GO_API));
   });

@@ -98,9 +98,11 @@ describe('Welcome (SPEC F6)', () => {
     const { fake, user } = await firstRun();
     fake.failNext('PreviewImport', `read ${CLAUDE}: permission denied`);
     await user.click(await within(await waitFor(() => configRow('claude'))).findByTestId('welcome-import'));
-    const toast = await screen.findByTestId('toast');
-    expect(toast).toHaveTextContent('Could not read that file');
-    expect(toast).toHaveTextContent('permission denied');
+    // Kept on screen until dismissed, in the welcome itself (issue 12).
+    const report = await within(screen.getByTestId('welcome')).findByTestId('import-report');
+    expect(report).toHaveTextContent(`Could not import ${CLAUDE}`);
+    expect(report).toHaveTextContent('permission denied');
+    expect(screen.queryByTestId('toast')).toBeNull();
     expect(screen.queryByTestId('import-dialog')).toBeNull();
     expect(screen.getByTestId('welcome')).toBeInTheDocument();
   });
