@@ -207,7 +207,7 @@ func TestTestReloadsTheEnvironment(t *testing.T) {
 	var e *testEnv
 	reloads := 0
 	e = newTestEnv(t, func(o *Options) {
-		o.ReloadEnv = func(context.Context) { reloads++; e.vars["LATE_KEY"] = "sk-late" }
+		o.ReloadEnv = func(context.Context) bool { reloads++; e.vars["LATE_KEY"] = "sk-late"; return true }
 	})
 	p := e.mustSave(t, ProviderInput{Name: "Late", Preset: "custom", BaseURL: srv.BaseURL(), KeyEnv: "LATE_KEY"})
 	if p.Health.Code != HealthEnvUnset {
@@ -262,5 +262,31 @@ func TestChatRejectionMarksProvider(t *testing.T) {
 	saved := e.mustSave(t, ProviderInput{ID: p.ID, Name: "Chatty", Preset: "custom", BaseURL: srv.BaseURL(), APIKey: ptr("sk-right")})
 	if saved.Health.Code != HealthUntested {
 		t.Errorf("after a save: %+v", saved.Health)
+	}
+}
+
+// TestReloadEnvironment names the key variables and whether each is set,
+// and forgets verdicts that depended on them.
+func TestReloadEnvironment(t *testing.T) {
+	var e *testEnv
+	e = newTestEnv(t, func(o *Options) {
+		o.ReloadEnv = func(context.Context) bool { e.vars["SET_LATER"] = "sk-now"; return true }
+	})
+	a := e.mustSave(t, ProviderInput{Name: "A", Preset: "custom", BaseURL: "http://127.0.0.1:1/v1", KeyEnv: "SET_LATER"})
+	e.mustSave(t, ProviderInput{Name: "B", Preset: "custom", BaseURL: "http://127.0.0.1:1/v1", KeyEnv: "NEVER_SET"})
+	e.mustSave(t, ProviderInput{Name: "C", Preset: "custom", BaseURL: "http://127.0.0.1:1/v1", KeyEnv: "SET_LATER"})
+	e.m.book.set(a.ID, Health{Code: HealthKeyRejected})
+	got, err := e.m.ReloadEnvironment(e.ctx)
+	if err != nil || !got.Reloaded || len(got.Vars) != 2 {
+		t.Fatalf("ReloadEnvironment = %+v, %v", got, err)
+	}
+	if v := got.Vars[0]; v.Name != "SET_LATER" || !v.Set || strings.Join(v.Providers, ",") != "A,C" {
+		t.Errorf("SET_LATER = %+v", v)
+	}
+	if v := got.Vars[1]; v.Name != "NEVER_SET" || v.Set {
+		t.Errorf("NEVER_SET = %+v", v)
+	}
+	if p, _ := e.m.Get(e.ctx, a.ID); p.Health.Code != HealthUntested || !p.Usable {
+		t.Errorf("A after the reload = %+v", p.Health)
 	}
 }

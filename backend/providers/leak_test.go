@@ -91,6 +91,8 @@ func TestKeyNeverLeaks(t *testing.T) {
 	pm, err := s.PickerModels()
 	record("PickerModels", pm, err)
 	record("DetectOllama", s.DetectOllama())
+	er, err := s.ReloadEnvironment()
+	record("ReloadEnvironment", er, err)
 	// The engine's targets carry the key inside their clients only.
 	if ts, err := e.m.Targets(e.ctx, ModelRef{}); err != nil || len(ts) != 2 {
 		t.Errorf("Targets = %d, %v", len(ts), err)

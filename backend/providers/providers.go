@@ -146,8 +146,10 @@ type Options struct {
 	ModelsTTL time.Duration
 	// ReloadEnv, when set, reads the environment again (the login shell's,
 	// in the app) before every Test, so that a variable set since the app
-	// started counts. LookupEnv must see what it read.
-	ReloadEnv func(ctx context.Context)
+	// started counts. LookupEnv must see what it read. It reports whether
+	// the environment could be read again (false: only a restart of the
+	// app sees new variables).
+	ReloadEnv func(ctx context.Context) bool
 }
 
 // Manager is the provider engine. It is safe for concurrent use.
