@@ -110,8 +110,10 @@ func configHealth(p store.Provider, src, problem string) (Health, bool) {
 		return Health{}, false
 	}
 	switch {
-	case problem != "" && (needsKey(p) || p.KeyEnv == ""):
-		// The key is (or may be) in the keychain, which did not answer.
+	case problem != "" && needsKey(p):
+		// The key would be in the keychain, which did not answer. A
+		// provider that may do without a key (a local server) is tried
+		// without one.
 		return Health{Code: HealthKeychainUnreadable, Params: map[string]string{"reason": problem}, Source: HealthFromConfig,
 			Message: fmt.Sprintf("The OS keychain could not be read, so %s has no key: %s.", p.Name, problem)}, true
 	case p.KeyEnv != "":

@@ -290,3 +290,19 @@ func TestReloadEnvironment(t *testing.T) {
 		t.Errorf("A after the reload = %+v", p.Health)
 	}
 }
+
+// TestKeychainDownKeepsKeylessProviders: an unreadable keychain makes a
+// provider that needs a key red, but a local endpoint that may do without
+// one stays usable (the chat and e2e tests run without a keychain).
+func TestKeychainDownKeepsKeylessProviders(t *testing.T) {
+	e := newTestEnv(t)
+	local := e.mustSave(t, ProviderInput{Name: "Local", Preset: "custom", BaseURL: "http://127.0.0.1:1/v1"})
+	openai := e.mustSave(t, ProviderInput{Name: "OpenAI", Preset: "openai"})
+	e.mem.SetUnavailable("no D-Bus session bus")
+	if p, _ := e.m.Get(e.ctx, local.ID); !p.Usable || p.Health.Code != HealthUntested {
+		t.Errorf("local endpoint with the keychain down: usable=%v %+v", p.Usable, p.Health)
+	}
+	if p, _ := e.m.Get(e.ctx, openai.ID); p.Usable || p.Health.Code != HealthKeychainUnreadable || p.Health.Params["reason"] == "" {
+		t.Errorf("OpenAI with the keychain down: usable=%v %+v", p.Usable, p.Health)
+	}
+}

@@ -394,7 +394,26 @@ func (s *Server) authorized(r *http.Request, key string) bool {
 	return r.Header.Get("Authorization") == "Bearer "+key || r.Header.Get("api-key") == key
 }
 
+// isProbe reports whether rec is the one-token completion a provider Test
+// sends (one message, at most one token): the fake answers it without
+// using a scripted turn, as a real provider answers it without touching
+// any conversation. Requests lists it only under AllRequests.
+func isProbe(rec Request) bool {
+	one := func(k string) bool { v, ok := rec.Body[k].(float64); return ok && v == 1 }
+	return len(rec.Messages()) == 1 && (one("max_tokens") || one("max_completion_tokens"))
+}
+
 func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec Request) {
+	if isProbe(rec) {
+		model, _ := rec.Body["model"].(string)
+		sw := &streamWriter{w: w, r: r, turn: TextTurn("OK")}
+		if s.flavor == flavorOpenAI {
+			s.streamOpenAI(sw, rec, model, 0)
+		} else {
+			s.streamOllama(sw, rec, model)
+		}
+		return
+	}
 	s.mu.Lock()
 	s.reqs = append(s.reqs, rec)
 	var turn Turn

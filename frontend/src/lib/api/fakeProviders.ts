@@ -217,7 +217,7 @@ export class FakeProviders implements ProvidersBackend {
   /** configHealth is Go's configHealth: what the settings say without asking the provider. */
   #configHealth(v: Provider): Health | null {
     if (v.keySource !== 'none') return null;
-    if (v.keyProblem && (v.needsKey || !v.keyEnv))
+    if (v.keyProblem && v.needsKey)
       return {
         code: 'keychain_unreadable',
         params: { reason: v.keyProblem },
