@@ -306,3 +306,20 @@ func TestKeychainDownKeepsKeylessProviders(t *testing.T) {
 		t.Errorf("OpenAI with the keychain down: usable=%v %+v", p.Usable, p.Health)
 	}
 }
+
+// TestModelListRejectionMarksProvider: a model list refused with 401 (the
+// Models panel, the picker) marks the provider as a Test would.
+func TestModelListRejectionMarksProvider(t *testing.T) {
+	srv := llmtest.NewOpenAI(t)
+	srv.RequireKey("sk-right")
+	e := newTestEnv(t)
+	p := e.mustSave(t, ProviderInput{Name: "Listed", Preset: "custom", BaseURL: srv.BaseURL(), APIKey: ptr("sk-wrong")})
+	list, err := e.m.Models(e.ctx, p.ID, true)
+	if err != nil || list.Error == "" {
+		t.Fatalf("Models = %+v, %v; want the refusal", list, err)
+	}
+	got, _ := e.m.Get(e.ctx, p.ID)
+	if got.Health.Code != HealthKeyRejected || got.Health.Params["status"] != "401" || got.Health.At == nil {
+		t.Errorf("after a refused model list: %+v", got.Health)
+	}
+}
