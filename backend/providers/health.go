@@ -140,8 +140,8 @@ func (m *Manager) health(p store.Provider, src, problem string) Health {
 		Message: fmt.Sprintf("%s is set up but has not been tested yet.", p.Name)}
 }
 
-// Test makes the cheapest requests that prove p can be used and returns the
-// verdict, which views show until p changes: the model list, then a
+// TestConnection makes the cheapest requests that prove provider id can be
+// used and returns the verdict, which views show until p changes: the model list, then a
 // one-token completion (OpenAI-compatible) or a show request (Ollama) for
 // the provider's default model, else a fallback, a model added by hand or
 // the first listed one. Many OpenAI-compatible servers list models without
@@ -173,7 +173,7 @@ func (m *Manager) test(ctx context.Context, p store.Provider) ConnectionResult {
 	}
 	client, err := m.newClient(p, key)
 	if err != nil {
-		return result(m.verdict(p, Health{Code: HealthFailed, Detail: err.Error(), Message: err.Error()}), 0, 0, "")
+		return result(verdict(Health{Code: HealthFailed, Detail: err.Error(), Message: err.Error()}), 0, 0, "")
 	}
 	start := time.Now()
 	listed, listErr := client.Models(ctx)
@@ -185,43 +185,44 @@ func (m *Manager) test(ctx context.Context, p store.Provider) ConnectionResult {
 	if listErr != nil {
 		switch llm.KindOf(listErr) {
 		case llm.KindAuth, llm.KindUnreachable, llm.KindCancelled:
-			return result(m.verdict(p, fromError(p, listErr, "")), 0, time.Since(start), "")
+			return result(verdict(fromError(p, listErr, "")), 0, time.Since(start), "")
 		}
 	}
 	model, chosen := m.probeModel(ctx, p, listed)
 	if model == "" {
 		if listErr != nil {
-			return result(m.verdict(p, fromError(p, listErr, "")), 0, time.Since(start), "")
+			return result(verdict(fromError(p, listErr, "")), 0, time.Since(start), "")
 		}
 		msg := fmt.Sprintf("%s lists no models. Add a model by hand under Models.", p.Name)
 		if p.Type == TypeOllama {
 			msg = fmt.Sprintf("%s has no models installed. Install one with \"ollama pull\", then press Test.", p.Name)
 		}
-		return result(m.verdict(p, Health{Code: HealthNoModels, Message: msg}), 0, time.Since(start), "")
+		return result(verdict(Health{Code: HealthNoModels, Message: msg}), 0, time.Since(start), "")
 	}
 	v, ok := client.(llm.Verifier)
 	if !ok {
-		return result(m.verdict(p, Health{Code: HealthOK, Usable: true, Message: fmt.Sprintf("%s answered.", p.Name)}), len(listed), time.Since(start), model)
+		return result(verdict(Health{Code: HealthOK, Usable: true, Message: fmt.Sprintf("%s answered.", p.Name)}), len(listed), time.Since(start), model)
 	}
 	verr := v.Verify(ctx, model)
 	took := time.Since(start)
 	if verr == nil {
-		return result(m.verdict(p, Health{Code: HealthOK, Usable: true, Params: map[string]string{"model": model},
+		return result(verdict(Health{Code: HealthOK, Usable: true, Params: map[string]string{"model": model},
 			Message: fmt.Sprintf("%s accepted the key and answered with %s.", p.Name, model)}), len(listed), took, model)
 	}
 	h := fromError(p, verr, model)
-	if !chosen && (h.Code == HealthModelMissing || h.Code == HealthFailed) && llm.KindOf(verr) != llm.KindInterrupted {
+	if e, ok := llm.AsError(verr); ok && !chosen && (h.Code == HealthModelMissing || h.Code == HealthFailed) && e.Status >= 400 && e.Status < 500 {
 		// A model picked from the list that refuses a tiny completion (an
-		// embedding model, a token limit): the provider answered past the
-		// key check, which is what the test proves.
+		// embedding model, a token limit) with a 4xx other than 401/403:
+		// the provider answered past the key check, which is what the
+		// test proves.
 		h = Health{Code: HealthOK, Usable: true, Params: map[string]string{"model": model},
 			Message: fmt.Sprintf("%s accepted the key.", p.Name)}
 	}
-	return result(m.verdict(p, h), len(listed), took, model)
+	return result(verdict(h), len(listed), took, model)
 }
 
-// verdict completes h as the outcome of a Test of p.
-func (m *Manager) verdict(p store.Provider, h Health) Health {
+// verdict completes h as the outcome of a Test made now.
+func verdict(h Health) Health {
 	now := time.Now().UTC()
 	h.Source, h.At = HealthFromTest, &now
 	return h
@@ -313,13 +314,13 @@ func (c watchedClient) Stream(ctx context.Context, req llm.Request, onDelta func
 }
 
 // observe records what a chat call to provider id proved: a 401/403 marks
-// it rejected, a success clears an earlier rejection. Other failures say
-// nothing about the key.
+// it rejected, a success marks it ok (clearing an earlier rejection). Other
+// failures say nothing about the key.
 func (m *Manager) observe(id, name string, err error) {
 	now := time.Now().UTC()
 	switch {
 	case err == nil:
-		if h, ok := m.book.get(id); ok && !h.Usable {
+		if h, ok := m.book.get(id); !ok || !h.Usable {
 			m.book.set(id, Health{Code: HealthOK, Usable: true, Source: HealthFromChat, At: &now,
 				Message: fmt.Sprintf("%s answered a chat.", name)})
 		}

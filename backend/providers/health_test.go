@@ -88,6 +88,32 @@ func TestTestProvesTheKey(t *testing.T) {
 			},
 		},
 		{
+			name: "the default model does not exist there",
+			build: func(t *testing.T, s *setup) string {
+				s.srv = llmtest.NewOpenAI(t)
+				s.srv.SetModels("chat-1")
+				p := s.e.mustSave(t, ProviderInput{Name: "Typo", Preset: "custom", BaseURL: s.srv.BaseURL()})
+				if err := s.e.m.SetDefaultModel(s.e.ctx, ModelRef{Provider: p.ID, Model: "chat-l"}); err != nil {
+					t.Fatal(err)
+				}
+				return p.ID
+			},
+			wantCode: HealthModelMissing, wantParams: map[string]string{"model": "chat-l"},
+		},
+		{
+			name: "a listed model that refuses a chat (4xx): the key is accepted",
+			build: func(t *testing.T, s *setup) string {
+				s.srv = llmtest.NewOpenAI(t)
+				s.srv.SetModels("a-embedding")
+				p := s.e.mustSave(t, ProviderInput{Name: "Embed", Preset: "custom", BaseURL: s.srv.BaseURL()})
+				// The fake knows the model only for listing: the probe of
+				// another id gets 404, as an embedding model's chat would.
+				s.e.m.AddManualModel(s.e.ctx, p.ID, "not-a-chat-model")
+				return p.ID
+			},
+			wantCode: HealthOK, wantUsable: true, wantParams: map[string]string{"model": "not-a-chat-model"},
+		},
+		{
 			name: "key variable not set",
 			build: func(t *testing.T, s *setup) string {
 				s.srv = llmtest.NewOpenAI(t)

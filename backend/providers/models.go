@@ -125,7 +125,7 @@ func (m *Manager) listModels(ctx context.Context, p store.Provider) ([]llm.Model
 	took := time.Since(start)
 	if err != nil {
 		if llm.KindOf(err) == llm.KindAuth {
-			h := m.verdict(p, fromError(p, err, ""))
+			h := verdict(fromError(p, err, ""))
 			m.book.set(p.ID, h)
 		}
 		msg := userMessage(err)

@@ -397,7 +397,8 @@ func (s *Server) authorized(r *http.Request, key string) bool {
 // isProbe reports whether rec is the one-token completion a provider Test
 // sends (one message, at most one token): the fake answers it without
 // using a scripted turn, as a real provider answers it without touching
-// any conversation. Requests lists it only under AllRequests.
+// any conversation, "OK" for a listed model and 404 model_not_found for
+// any other. Requests lists it only under AllRequests.
 func isProbe(rec Request) bool {
 	one := func(k string) bool { v, ok := rec.Body[k].(float64); return ok && v == 1 }
 	return len(rec.Messages()) == 1 && (one("max_tokens") || one("max_completion_tokens"))
@@ -406,6 +407,13 @@ func isProbe(rec Request) bool {
 func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec Request) {
 	if isProbe(rec) {
 		model, _ := rec.Body["model"].(string)
+		s.mu.Lock()
+		known := slices.Contains(s.models, model)
+		s.mu.Unlock()
+		if !known {
+			s.writeError(w, Turn{Status: http.StatusNotFound})
+			return
+		}
 		sw := &streamWriter{w: w, r: r, turn: TextTurn("OK")}
 		if s.flavor == flavorOpenAI {
 			s.streamOpenAI(sw, rec, model, 0)
