@@ -244,13 +244,13 @@ export class FakeProviders implements ProvidersBackend {
   }
 
   /** rejectInChat marks a provider as Go does after a 401/403 during a chat. */
-  rejectInChat(id: string, status = 401): void {
+  rejectInChat(id: string, status = 401, at = new Date()): void {
     this.book.set(id, {
       code: 'key_rejected',
       params: { status: String(status) },
       usable: false,
       source: 'chat',
-      at: new Date().toISOString(),
+      at: at.toISOString(),
       message: `The API key for ${this.#get(id).p.name} was rejected (${status}). Check the key in Settings → Providers.`,
     });
   }

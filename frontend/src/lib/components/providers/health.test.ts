@@ -97,4 +97,18 @@ describe('Provider health', () => {
     expect(row('openai').getByTestId('provider-status')).toHaveTextContent('Key rejected (401)');
     expect(row('openai').getByTestId('provider-health-when')).toHaveTextContent('A chat at');
   });
+
+  it('a key refused in a chat after a good Test: the row turns red and the old "Connected" is not shown beside it', async () => {
+    const { user, fake } = await openSettings({
+      providers: { providers: [{ id: 'openai-1', name: 'OpenAI', preset: 'openai', keyInKeychain: true }] },
+    });
+    await user.click(await row('openai-1').findByTestId('provider-test'));
+    await waitFor(() => expect(row('openai-1').getByTestId('provider-test-result')).toHaveAttribute('data-state', 'ok'));
+    fake.providers.rejectInChat('openai-1', 403, new Date(Date.now() + 60_000));
+    await go(user, 'chat');
+    await go(user, 'settings');
+    await waitFor(() => expect(row('openai-1').getByTestId('provider-status')).toHaveTextContent('Key rejected (403)'));
+    expect(row('openai-1').queryByTestId('provider-test-result')).toBeNull();
+    expect(row('openai-1').getByTestId('provider-health')).toHaveTextContent('A chat at');
+  });
 });
