@@ -179,4 +179,38 @@ export default function ({ test, expect, startApp, openPage, track, work, shots,
       llm.stop();
     }
   });
+
+  test('keychain status: one self-test per start, the same words on every load and every place, Check again re-runs it', async () => {
+    const app = await startApp('provider-health-keychain', null, { keychain: true });
+    try {
+      const { page, errors } = await openPage(app);
+      const id = await save(page, { name: 'Stored key', baseUrl: 'http://127.0.0.1:9/v1', apiKey: RIGHT });
+      // Settings asks for the status from several places at once (the
+      // About card, the Providers section, the provider form): on main two
+      // self-tests then raced on one probe entry and the banner said "the
+      // keychain returned a different value than was stored" beside a key
+      // in the keychain.
+      let first = null;
+      for (let i = 0; i < 6; i++) {
+        await page.reload();
+        await page.getByTestId('nav-settings').click();
+        await page.getByTestId(`provider-row-${id}`).waitFor({ timeout: 15000 });
+        const about = page.getByTestId('about-keychain');
+        await about.filter({ hasText: /Available|Unavailable|Reads/ }).waitFor({ timeout: 15000 });
+        expect(/^Available/.test(await about.innerText()), `load ${i + 1}: About says "${await about.innerText()}" beside a key in the keychain`);
+        const banner = page.getByTestId('providers-keychain-banner');
+        if (await banner.count() !== 0) throw new Error(`load ${i + 1}: a keychain banner beside a key in the keychain: ${await banner.innerText()}`);
+        expect(/Key in keychain/.test(await page.getByTestId(`provider-row-${id}`).getByTestId('provider-key').innerText()), 'the key is not in the keychain');
+        const again = await page.evaluate(() => window.go.settings.Service.KeychainStatus());
+        first ??= again;
+        expect(again.state === 'ok' && again.checkedAt, `the real keychain's status: ${JSON.stringify(again)}`);
+        expect(JSON.stringify(again) === JSON.stringify(first), `the status changed between loads: ${JSON.stringify(first)} then ${JSON.stringify(again)}`);
+      }
+      const rechecked = await page.evaluate(() => window.go.settings.Service.RecheckKeychain());
+      expect(rechecked.state === 'ok' && rechecked.storedKeys === 1 && rechecked.checkedAt >= first.checkedAt, `Check again: ${JSON.stringify(rechecked)}`);
+      expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+    } finally {
+      await app.stop();
+    }
+  });
 }
