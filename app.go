@@ -130,6 +130,9 @@ func NewApp(cfg Config) (*App, error) {
 		// A key named by an environment variable may be set in the login
 		// shell only, as stdio servers' variables are.
 		LookupEnv: shellLookup(env),
+		// Test and "Reload environment" read the login shell again, so a
+		// key exported after the start counts; running servers keep theirs.
+		ReloadEnv: env.Reload,
 		Logger:    a.logger,
 	})
 	a.providers = providers.NewService(a.models)
@@ -142,6 +145,9 @@ func NewApp(cfg Config) (*App, error) {
 	a.settings = settings.New(st, settings.AppInfo{
 		Version: cfg.Version, DataDir: dir, ConfigFile: configFile, DatabaseFile: st.Path(),
 	}, settings.WithLogger(a.logger), settings.WithKeychain(keychain),
+		// A key stored earlier that reads keeps the keychain from being
+		// called unavailable when its self-test fails.
+		settings.WithStoredKeys(func() int { return a.models.ReadableKeys(context.Background()) }),
 		// The tray's menu speaks the window's language.
 		settings.WithPrefsListener(func(p settings.Prefs) { a.tray.SetLabels(tray.LabelsFor(p.Language, os.Getenv)) }),
 		settings.WithDesktop(a.desktopStatus),

@@ -29,6 +29,7 @@ const providersUsage = `usage:
                         [--api-key-stdin | --api-key-env VAR] [--header K=V]… [--disabled]
   mcpdesk providers remove N
   mcpdesk providers models N
+  mcpdesk providers test N     proves the key with the cheapest request; exits 1 when N is not usable
 N is a provider's name or id. A key is read from stdin, never from the command line.`
 
 func runProviders(ctx context.Context, g globals, args []string, env Env) int {
@@ -44,6 +45,8 @@ func runProviders(ctx context.Context, g globals, args []string, env Env) int {
 		return providersRemove(ctx, g, rest, env)
 	case "models":
 		return providersModels(ctx, g, rest, env)
+	case "test":
+		return providersTest(ctx, g, rest, env)
 	case "help", "-h", "--help":
 		fmt.Fprintln(env.Stderr, providersUsage)
 		return exitOK
@@ -230,6 +233,44 @@ func providersModels(ctx context.Context, g globals, args []string, env Env) int
 	}
 	if list.Error != "" {
 		fmt.Fprintf(env.Stderr, "mcpdesk: %s\n", list.Error)
+		return exitFail
+	}
+	return exitOK
+}
+
+// providersTest runs the Settings screen's Test on one provider and prints
+// its verdict (the same Health the app shows) as JSON. A provider that is
+// not usable, or disabled, is said on stderr and exits 1.
+func providersTest(ctx context.Context, g globals, args []string, env Env) int {
+	fs := newFlags("providers test", &g, env)
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		return usageError(env, "usage: mcpdesk providers test N (a provider's name or id)")
+	}
+	m, closeDB, err := openProviders(g)
+	if err != nil {
+		return fail(env, err)
+	}
+	defer closeDB()
+	p, err := findProvider(ctx, m, fs.Arg(0))
+	if err != nil {
+		return fail(env, err)
+	}
+	res, err := m.TestConnection(ctx, p.ID)
+	if err != nil {
+		return fail(env, err)
+	}
+	if err := printJSON(env, res); err != nil {
+		return fail(env, err)
+	}
+	switch {
+	case !res.Health.Usable:
+		fmt.Fprintf(env.Stderr, "mcpdesk: %s: %s\n", res.Health.Code, res.Health.Message)
+		return exitFail
+	case !p.Enabled:
+		fmt.Fprintf(env.Stderr, "mcpdesk: %s answers but is disabled; enable it with the switch in Settings → Providers.\n", p.Name)
 		return exitFail
 	}
 	return exitOK

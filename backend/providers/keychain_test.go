@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"mcpdesk/backend/secrets"
+	"mcpdesk/backend/settings"
 )
 
 // testKeyring is a keychain service of its own, so a run on a developer's
@@ -98,3 +99,33 @@ func unavailableChild(t *testing.T) {
 		t.Errorf("env route: %+v", p)
 	}
 }
+
+// TestRealKeychainStatusAgreesWithStoredKey: the keychain status in Settings
+// and a key stored in the real keychain never contradict each other: the
+// self-test passes and counts the key, and when the self-test fails while
+// the key still reads, the status is "read_only", not "unavailable".
+func TestRealKeychainStatusAgreesWithStoredKey(t *testing.T) {
+	k := testKeyring(t)
+	e := newTestEnv(t, func(o *Options) { o.Secrets = k })
+	p := e.mustSave(t, ProviderInput{Name: "OpenAI", Preset: "openai", APIKey: ptr(leakKey)})
+	t.Cleanup(func() { k.Delete(account(p.ID)) })
+	count := func() int { return e.m.ReadableKeys(e.ctx) }
+
+	s := settings.New(e.st, settings.AppInfo{}, settings.WithKeychain(k), settings.WithStoredKeys(count))
+	if st := s.KeychainStatus(); st.State != settings.KeychainOK || !st.Available || st.StoredKeys != 1 {
+		t.Fatalf("status with a working keychain = %+v", st)
+	}
+	failing := settings.New(e.st, settings.AppInfo{}, settings.WithStoredKeys(count),
+		settings.WithKeychain(failProber{&secrets.UnavailableError{Reason: "the keychain returned a different value than was stored"}}))
+	st := failing.KeychainStatus()
+	if st.State != settings.KeychainReadOnly || !st.Available || st.StoredKeys != 1 {
+		t.Fatalf("status when the self-test fails but the key reads = %+v", st)
+	}
+	if got, _ := e.m.Get(e.ctx, p.ID); got.KeySource != KeyFromKeychain || !got.Usable {
+		t.Errorf("the provider = %+v", got)
+	}
+}
+
+type failProber struct{ err error }
+
+func (f failProber) Probe() error { return f.err }

@@ -1,6 +1,7 @@
 package providers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -110,4 +111,21 @@ func redact(msg, key string) string {
 		return msg
 	}
 	return strings.ReplaceAll(msg, key, "[redacted]")
+}
+
+// ReadableKeys counts the providers whose key the keychain holds and can
+// read right now. The keychain status uses it so that it never calls a
+// keychain unavailable while it serves a stored key.
+func (m *Manager) ReadableKeys(ctx context.Context) int {
+	rows, err := m.st.Providers(ctx)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, p := range rows {
+		if v, err := m.secrets.Get(account(p.ID)); err == nil && strings.TrimSpace(v) != "" {
+			n++
+		}
+	}
+	return n
 }

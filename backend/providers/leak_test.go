@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"mcpdesk/backend/store"
 )
@@ -90,6 +91,8 @@ func TestKeyNeverLeaks(t *testing.T) {
 	pm, err := s.PickerModels()
 	record("PickerModels", pm, err)
 	record("DetectOllama", s.DetectOllama())
+	er, err := s.ReloadEnvironment()
+	record("ReloadEnvironment", er, err)
 	// The engine's targets carry the key inside their clients only.
 	if ts, err := e.m.Targets(e.ctx, ModelRef{}); err != nil || len(ts) != 2 {
 		t.Errorf("Targets = %d, %v", len(ts), err)
@@ -184,13 +187,14 @@ func TestJSONShapes(t *testing.T) {
 		v    any
 		want []string
 	}{
-		{Provider{KeyProblem: "x"}, []string{"azure", "azureApiVersion", "baseUrl", "createdAt", "enabled", "hasKey", "headers", "id", "keyEnv", "keyProblem", "keySource", "manualModels", "name", "needsKey", "preset", "type", "updatedAt", "usable"}},
+		{Provider{KeyProblem: "x"}, []string{"azure", "azureApiVersion", "baseUrl", "createdAt", "enabled", "hasKey", "headers", "health", "id", "keyEnv", "keyProblem", "keySource", "manualModels", "name", "needsKey", "preset", "type", "updatedAt", "usable"}},
 		{ProviderInput{Enabled: ptr(true), APIKey: ptr("k")}, []string{"apiKey", "azure", "azureApiVersion", "baseUrl", "enabled", "headers", "id", "keyEnv", "name", "preset", "type"}},
 		{ModelRef{}, []string{"model", "provider"}},
 		{Preset{}, []string{"azure", "baseUrl", "headers", "id", "keyEnv", "keyUrl", "name", "needsKey", "type"}},
 		{ModelList{Error: "x"}, []string{"error", "models", "provider"}},
 		{Model{OwnedBy: "x"}, []string{"id", "listed", "manual", "ownedBy"}},
-		{ConnectionResult{Error: "x"}, []string{"error", "latencyMs", "models", "ok"}},
+		{ConnectionResult{Error: "x", Model: "m"}, []string{"error", "health", "latencyMs", "model", "models", "ok"}},
+		{Health{Params: map[string]string{"name": "X"}, At: ptr(time.Now()), Detail: "d"}, []string{"at", "code", "detail", "message", "params", "source", "usable"}},
 		{PickerProvider{Error: "x"}, []string{"error", "id", "models", "name", "type"}},
 		{OllamaStatus{Version: "x"}, []string{"running", "url", "version"}},
 	}

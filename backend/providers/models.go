@@ -35,10 +35,15 @@ type ModelList struct {
 
 // ConnectionResult is the outcome of TestConnection.
 type ConnectionResult struct {
-	OK        bool   `json:"ok"`
-	Models    int    `json:"models"`    // how many models the provider listed
-	LatencyMs int64  `json:"latencyMs"` // time the model list took
-	Error     string `json:"error,omitempty"`
+	// OK is Health.Usable.
+	OK        bool  `json:"ok"`
+	Models    int   `json:"models"`    // how many models the provider listed
+	LatencyMs int64 `json:"latencyMs"` // time the test's requests took
+	// Model is the model the key was proved with, "" when none was asked.
+	Model string `json:"model,omitempty"`
+	// Error is Health.Message when the provider is not usable.
+	Error  string `json:"error,omitempty"`
+	Health Health `json:"health"`
 }
 
 // PickerProvider is one group of the model picker: a usable provider and its
@@ -119,6 +124,10 @@ func (m *Manager) listModels(ctx context.Context, p store.Provider) ([]llm.Model
 	models, err := client.Models(ctx)
 	took := time.Since(start)
 	if err != nil {
+		if llm.KindOf(err) == llm.KindAuth {
+			h := verdict(fromError(p, err, ""))
+			m.book.set(p.ID, h)
+		}
 		msg := userMessage(err)
 		m.logger.Info("provider model list failed", "id", p.ID, "kind", string(llm.KindOf(err)), "err", redact(msg, key))
 		return nil, took, errors.New(redact(msg, key))
@@ -142,14 +151,23 @@ func (m *Manager) client(p store.Provider) (llm.Client, string, error) {
 		}
 		return nil, "", errors.New(msg + ".")
 	}
+	c, err := m.newClient(p, key)
+	if err != nil {
+		return nil, "", err
+	}
+	return c, key, nil
+}
+
+// newClient builds the llm client of p with key.
+func (m *Manager) newClient(p store.Provider, key string) (llm.Client, error) {
 	c, err := llm.New(llm.Config{
 		Type: p.Type, Provider: p.Name, BaseURL: p.BaseURL, APIKey: key, Headers: p.Headers,
 		Azure: p.Azure, AzureAPIVersion: p.AzureAPIVersion, HTTPClient: m.opts.HTTPClient, Logger: m.logger,
 	})
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: %s", p.Name, redact(err.Error(), key))
+		return nil, fmt.Errorf("%s: %s", p.Name, redact(err.Error(), key))
 	}
-	return c, key, nil
+	return c, nil
 }
 
 // userMessage returns the sentence for the user of an llm error.
@@ -232,28 +250,6 @@ func (m *Manager) editManual(ctx context.Context, id string, edit func([]string)
 	}
 	p.ManualModels = list
 	return m.view(p), nil
-}
-
-// TestConnection lists the provider's models and reports how it went. Only
-// an unknown provider is an error; a failure of the provider is in the
-// result's Error, in words for the user.
-func (m *Manager) TestConnection(ctx context.Context, id string) (ConnectionResult, error) {
-	p, err := m.st.Provider(ctx, id)
-	if err != nil {
-		return ConnectionResult{}, err
-	}
-	models, took, err := m.listModels(ctx, p)
-	res := ConnectionResult{LatencyMs: took.Milliseconds()}
-	if err != nil {
-		res.Error = err.Error()
-		return res, nil
-	}
-	m.cacheMu.Lock()
-	m.cache[p.ID] = cachedModels{models: models, fetched: time.Now()}
-	m.cacheMu.Unlock()
-	res.OK, res.Models = true, len(models)
-	m.logger.Info("provider connection tested", "id", p.ID, "models", len(models), "took", took)
-	return res, nil
 }
 
 // PickerModels returns the groups of the model picker: every enabled

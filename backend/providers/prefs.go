@@ -199,6 +199,6 @@ func (m *Manager) route(ctx context.Context, ref ModelRef) (Route, error) {
 	}
 	return Route{
 		Ref: ref, ProviderName: p.Name,
-		Target: llm.Target{Client: c, Model: ref.Model, Label: p.Name + " · " + ref.Model},
+		Target: llm.Target{Client: watchedClient{Client: c, m: m, id: p.ID, name: p.Name}, Model: ref.Model, Label: p.Name + " · " + ref.Model},
 	}, nil
 }

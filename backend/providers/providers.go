@@ -74,9 +74,13 @@ type Provider struct {
 	KeySource string `json:"keySource" ts_type:"'keychain' | 'env' | 'none'"`
 	// KeyProblem says why the keychain could not be read, when it could not.
 	KeyProblem string `json:"keyProblem,omitempty"`
-	// Usable is true when the provider is enabled and has a key or needs
-	// none: only usable providers appear in the model picker.
-	Usable    bool      `json:"usable"`
+	// Usable is true when the provider is enabled and its settings allow
+	// calls: a key, or none needed and no key variable named that is
+	// unset. Only usable providers appear in the model picker.
+	Usable bool `json:"usable"`
+	// Health is the verdict on the provider: its settings, else the last
+	// Test or chat call of this run, else untested.
+	Health    Health    `json:"health"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }
@@ -140,6 +144,12 @@ type Options struct {
 	// ModelsTTL is how long fetched model lists are reused; default
 	// DefaultModelsTTL.
 	ModelsTTL time.Duration
+	// ReloadEnv, when set, reads the environment again (the login shell's,
+	// in the app) before every Test, so that a variable set since the app
+	// started counts. LookupEnv must see what it read. It reports whether
+	// the environment could be read again (false: only a restart of the
+	// app sees new variables).
+	ReloadEnv func(ctx context.Context) bool
 }
 
 // Manager is the provider engine. It is safe for concurrent use.
@@ -155,6 +165,9 @@ type Manager struct {
 
 	cacheMu sync.Mutex
 	cache   map[string]cachedModels
+
+	// book keeps the verdicts of Tests and chat calls (health.go).
+	book healthBook
 }
 
 type cachedModels struct {
@@ -278,6 +291,7 @@ func (m *Manager) Save(ctx context.Context, in ProviderInput) (Provider, error) 
 		return Provider{}, fmt.Errorf("save provider %q: %w", p.Name, err)
 	}
 	m.forget(saved.ID)
+	m.book.forget(saved.ID)
 	m.logger.Info("provider saved", "id", saved.ID, "name", saved.Name, "type", saved.Type,
 		"new", in.ID == "", "key", keyAction, "key_env", saved.KeyEnv)
 	return m.view(saved), nil
@@ -301,6 +315,7 @@ func (m *Manager) Delete(ctx context.Context, id string) error {
 		return err
 	}
 	m.forget(id)
+	m.book.forget(id)
 	m.logger.Info("provider deleted", "id", id, "name", p.Name)
 	return nil
 }
@@ -338,13 +353,15 @@ func nameTaken(name string) error {
 // view turns a stored provider into what callers see.
 func (m *Manager) view(p store.Provider) Provider {
 	src, problem := m.keySource(p)
+	_, badConfig := configHealth(p, src, problem)
 	v := Provider{
 		ID: p.ID, Name: p.Name, Type: p.Type, Preset: p.Preset, BaseURL: p.BaseURL, KeyEnv: p.KeyEnv,
 		Azure: p.Azure, AzureAPIVersion: p.AzureAPIVersion, Headers: p.Headers, Enabled: p.Enabled,
 		ManualModels: p.ManualModels, NeedsKey: needsKey(p), HasKey: src != KeyNone, KeySource: src,
 		KeyProblem: problem, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
 	}
-	v.Usable = v.Enabled && (v.HasKey || !v.NeedsKey)
+	v.Usable = v.Enabled && !badConfig
+	v.Health = m.health(p, src, problem)
 	return v
 }
 

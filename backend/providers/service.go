@@ -60,12 +60,23 @@ func (s *ProviderManager) SetEnabled(id string, enabled bool) (Provider, error) 
 	return s.m.SetEnabled(s.ctx, id, enabled)
 }
 
-// TestConnection lists the provider's models and reports success, the
-// number of models and the latency, or the error in words for the user.
+// TestConnection reads the environment again, then proves the provider's
+// key with the cheapest request (see Manager.TestConnection) and returns the
+// verdict, which the provider's view shows from then on.
 func (s *ProviderManager) TestConnection(id string) (ConnectionResult, error) {
 	ctx, cancel := context.WithTimeout(s.ctx, callTimeout)
 	defer cancel()
 	return s.m.TestConnection(ctx, id)
+}
+
+// ReloadEnvironment reads the login shell's environment again, so that a
+// key variable set since MCP Desk started counts, and says which key
+// variables are set now. MCP servers already running keep their old
+// environment until they restart.
+func (s *ProviderManager) ReloadEnvironment() (EnvReload, error) {
+	ctx, cancel := context.WithTimeout(s.ctx, callTimeout)
+	defer cancel()
+	return s.m.ReloadEnvironment(ctx)
 }
 
 // Models returns the provider's models (fetched, cached for a few minutes

@@ -129,3 +129,20 @@ func unavailableChild(t *testing.T) {
 		t.Errorf("Delete = %v, want *UnavailableError", err)
 	}
 }
+
+// TestKeychainConcurrentProbes: self-tests that run at once (the Settings
+// screen and the Providers section asked together) all pass. They share
+// one entry, so without Probe's lock one read the other's token and said
+// "the keychain returned a different value than was stored".
+func TestKeychainConcurrentProbes(t *testing.T) {
+	k := NewKeyring(testService(t))
+	errs := make(chan error, 16)
+	for range 16 {
+		go func() { errs <- k.Probe() }()
+	}
+	for range 16 {
+		if err := <-errs; err != nil {
+			t.Errorf("Probe = %v", err)
+		}
+	}
+}

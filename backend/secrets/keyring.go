@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"sync"
 
 	"github.com/zalando/go-keyring"
 )
@@ -35,6 +36,10 @@ const probeKey = ".mcpdesk-probe"
 type Keyring struct {
 	service string
 	b       backend
+	// probeMu serializes Probe: two self-tests at once share one entry,
+	// and one would read the other's token ("the keychain returned a
+	// different value than was stored").
+	probeMu sync.Mutex
 }
 
 var (
@@ -92,6 +97,8 @@ func (k *Keyring) Delete(key string) error {
 // returns nil when it can, else an *UnavailableError. On a desktop whose
 // keychain is locked this may show the system's unlock prompt.
 func (k *Keyring) Probe() error {
+	k.probeMu.Lock()
+	defer k.probeMu.Unlock()
 	token := rand.Text()
 	if err := k.b.Set(k.service, probeKey, token); err != nil {
 		return unavailable(err, token)

@@ -14,9 +14,9 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 
 	"mcpdesk/backend/remotecontent"
-	"mcpdesk/backend/secrets"
 	"mcpdesk/backend/store"
 )
 
@@ -68,19 +68,6 @@ func (p Prefs) Validate() error {
 	return nil
 }
 
-// KeychainStatus says whether secrets can be kept in the OS keychain and, when
-// they cannot, why.
-type KeychainStatus struct {
-	Available bool   `json:"available"`
-	Reason    string `json:"reason"`
-}
-
-// Prober checks the keychain; *secrets.Keyring is one. Probe returns nil when
-// the keychain is usable.
-type Prober interface {
-	Probe() error
-}
-
 // Option configures a Service.
 type Option func(*Service)
 
@@ -96,9 +83,6 @@ func WithLogger(l *slog.Logger) Option {
 // WithPrefsListener calls fn with the preferences after every save (the
 // tray follows the language this way).
 func WithPrefsListener(fn func(Prefs)) Option { return func(s *Service) { s.onPrefs = fn } }
-
-// WithKeychain lets KeychainStatus probe the keychain through p.
-func WithKeychain(p Prober) Option { return func(s *Service) { s.prober = p } }
 
 // WithContext sets the context of every database call of the service,
 // typically the application's context so that shutdown cancels them. The
@@ -118,6 +102,12 @@ type Service struct {
 	info   AppInfo
 	logger *slog.Logger
 	prober Prober
+	// storedKeys counts the keys the keychain holds that can be read
+	// (WithStoredKeys).
+	storedKeys func() int
+	// kcMu guards kc, the keychain status of this run (keychain.go).
+	kcMu   sync.Mutex
+	kc     *KeychainStatus
 	opener Opener     // shows the data folder (WithOpener)
 	links  LinkOpener // opens links in the browser (WithLinkOpener, links.go)
 	ctx    context.Context
@@ -214,25 +204,6 @@ func (s *Service) SaveUIState(key, value string) error {
 		return fmt.Errorf("save ui state: %w", err)
 	}
 	return nil
-}
-
-// KeychainStatus probes the keychain given with WithKeychain. Without one it
-// reports the keychain as unavailable. Probing writes and deletes an entry and
-// may show the system's unlock prompt.
-func (s *Service) KeychainStatus() KeychainStatus {
-	if s.prober == nil {
-		return KeychainStatus{Reason: "no keychain is configured"}
-	}
-	err := s.prober.Probe()
-	if err == nil {
-		return KeychainStatus{Available: true}
-	}
-	s.logger.Warn("keychain unavailable", "err", err)
-	var ue *secrets.UnavailableError
-	if errors.As(err, &ue) {
-		return KeychainStatus{Reason: ue.Reason}
-	}
-	return KeychainStatus{Reason: err.Error()}
 }
 
 func checkUIStateKey(key string) error {

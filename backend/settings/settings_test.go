@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"mcpdesk/backend/secrets"
 	"mcpdesk/backend/store"
@@ -229,31 +230,6 @@ type proberFunc func() error
 
 func (f proberFunc) Probe() error { return f() }
 
-func TestKeychainStatus(t *testing.T) {
-	cases := []struct {
-		name string
-		opts []Option
-		want KeychainStatus
-	}{
-		{"not configured", nil, KeychainStatus{Reason: "no keychain is configured"}},
-		{"available", []Option{WithKeychain(secrets.NewMemory())}, KeychainStatus{Available: true}},
-		{"unavailable", []Option{WithKeychain(func() Prober {
-			m := secrets.NewMemory()
-			m.SetUnavailable("the keychain is locked")
-			return m
-		}())}, KeychainStatus{Reason: "the keychain is locked"}},
-		{"other error", []Option{WithKeychain(proberFunc(func() error { return errors.New("boom") }))}, KeychainStatus{Reason: "boom"}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			s, _, _ := newTest(t, c.opts...)
-			if got := s.KeychainStatus(); got != c.want {
-				t.Errorf("KeychainStatus() = %+v, want %+v", got, c.want)
-			}
-		})
-	}
-}
-
 // The keychain implementation satisfies Prober.
 var _ Prober = (*secrets.Keyring)(nil)
 
@@ -265,7 +241,7 @@ func TestJSONShapes(t *testing.T) {
 		{AppInfo{"1", "/d", "/d/c.json", "/d/mcpdesk.db"}, `{"version":"1","dataDir":"/d","configFile":"/d/c.json","databaseFile":"/d/mcpdesk.db"}`},
 		{Prefs{"dark", "zh-CN", true}, `{"theme":"dark","language":"zh-CN","quitOnClose":true}`},
 		{DesktopStatus{true, "Ctrl+Alt+Space", "", "mcpdesk --quick-chat"}, `{"tray":true,"hotkey":"Ctrl+Alt+Space","hotkeyError":"","quickChatCommand":"mcpdesk --quick-chat"}`},
-		{KeychainStatus{false, "locked"}, `{"available":false,"reason":"locked"}`},
+		{KeychainStatus{State: "unavailable", Reason: "locked", CheckedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}, `{"state":"unavailable","available":false,"reason":"locked","storedKeys":0,"checkedAt":"2026-01-02T03:04:05Z"}`},
 	}
 	for _, c := range cases {
 		b, err := json.Marshal(c.v)

@@ -54,6 +54,9 @@ type Provider struct {
 	sem      chan struct{}
 	resolved bool
 	env      []string
+	// fromShell is true when env came from the login shell, not the
+	// fallback.
+	fromShell bool
 }
 
 // Option configures a Provider.
@@ -131,12 +134,39 @@ func (p *Provider) Environ(ctx context.Context) []string {
 		}
 		p.logger.Warn("could not read the login shell environment; using the app's own environment",
 			"shell", shell, "err", err, "elapsed", time.Since(start))
-		p.env, p.resolved = p.fallback(), true
+		p.env, p.resolved, p.fromShell = p.fallback(), true, false
 		return slices.Clone(p.env)
 	}
 	p.logger.Debug("login shell environment resolved", "shell", shell, "vars", len(vars), "elapsed", time.Since(start))
-	p.env, p.resolved = merge(envMap(os.Environ()), vars), true
+	p.env, p.resolved, p.fromShell = merge(envMap(os.Environ()), vars), true, true
 	return slices.Clone(p.env)
+}
+
+// Reload reads the login-shell environment again, so that variables set
+// since the last read count; later Environ calls return the new one.
+// Programs already started keep the environment they started with. It
+// reports whether the environment came from the login shell: false without
+// login-shell mode, on Windows, or when the shell failed, where only a
+// restart of the app sees variables set since it started.
+func (p *Provider) Reload(ctx context.Context) bool {
+	if !p.loginShell || runtime.GOOS == "windows" {
+		return false
+	}
+	select {
+	case p.sem <- struct{}{}:
+	case <-ctx.Done():
+		return false
+	}
+	p.resolved = false
+	<-p.sem
+	p.Environ(ctx)
+	select {
+	case p.sem <- struct{}{}:
+	case <-ctx.Done():
+		return false
+	}
+	defer func() { <-p.sem }()
+	return p.resolved && p.fromShell
 }
 
 // fallback is the process environment with well-known directories added

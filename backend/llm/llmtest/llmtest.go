@@ -29,6 +29,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -213,15 +214,18 @@ type Server struct {
 	t      testing.TB
 	flavor flavor
 
-	mu      sync.Mutex
-	turns   []Turn
-	repeat  *Turn
-	served  int
-	reqs    []Request
-	all     []Request
-	models  []string
-	key     string
-	version string
+	mu     sync.Mutex
+	turns  []Turn
+	repeat *Turn
+	served int
+	reqs   []Request
+	all    []Request
+	models []string
+	key    string
+	// openModels lists models without checking the key, as many
+	// OpenAI-compatible servers do (OpenModels).
+	openModels bool
+	version    string
 }
 
 // NewOpenAI starts a fake OpenAI-compatible server, closed when the test
@@ -286,6 +290,15 @@ func (s *Server) RequireKey(key string) {
 	s.key = key
 }
 
+// OpenModels makes the model list (GET …/models, /api/tags) answer without
+// checking the key RequireKey set, as many OpenAI-compatible servers do:
+// only chat requests are then refused with 401.
+func (s *Server) OpenModels(open bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.openModels = open
+}
+
 // Requests returns the chat requests received so far, in order.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
@@ -344,9 +357,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.all = append(s.all, rec)
 	key := s.key
+	open := s.openModels && r.Method == http.MethodGet && (strings.HasSuffix(r.URL.Path, "/models") || r.URL.Path == "/api/tags")
 	s.mu.Unlock()
 
-	if key != "" && !s.authorized(r, key) {
+	if key != "" && !open && !s.authorized(r, key) {
 		s.writeError(w, Turn{Status: http.StatusUnauthorized})
 		return
 	}
@@ -361,6 +375,8 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		s.chat(w, r, rec)
 	case s.flavor == flavorOllama && r.Method == http.MethodGet && p == "/api/tags":
 		s.ollamaTags(w)
+	case s.flavor == flavorOllama && r.Method == http.MethodPost && p == "/api/show":
+		s.ollamaShow(w, rec)
 	case s.flavor == flavorOllama && r.Method == http.MethodGet && p == "/api/version":
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		fmt.Fprintf(w, `{"version":%q}`, s.version)
@@ -378,7 +394,34 @@ func (s *Server) authorized(r *http.Request, key string) bool {
 	return r.Header.Get("Authorization") == "Bearer "+key || r.Header.Get("api-key") == key
 }
 
+// isProbe reports whether rec is the one-token completion a provider Test
+// sends (one message, at most one token): the fake answers it without
+// using a scripted turn, as a real provider answers it without touching
+// any conversation, "OK" for a listed model and 404 model_not_found for
+// any other. Requests lists it only under AllRequests.
+func isProbe(rec Request) bool {
+	one := func(k string) bool { v, ok := rec.Body[k].(float64); return ok && v == 1 }
+	return len(rec.Messages()) == 1 && (one("max_tokens") || one("max_completion_tokens"))
+}
+
 func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec Request) {
+	if isProbe(rec) {
+		model, _ := rec.Body["model"].(string)
+		s.mu.Lock()
+		known := slices.Contains(s.models, model)
+		s.mu.Unlock()
+		if !known {
+			s.writeError(w, Turn{Status: http.StatusNotFound})
+			return
+		}
+		sw := &streamWriter{w: w, r: r, turn: TextTurn("OK")}
+		if s.flavor == flavorOpenAI {
+			s.streamOpenAI(sw, rec, model, 0)
+		} else {
+			s.streamOllama(sw, rec, model)
+		}
+		return
+	}
 	s.mu.Lock()
 	s.reqs = append(s.reqs, rec)
 	var turn Turn
@@ -528,6 +571,29 @@ func (s *Server) ollamaTags(w http.ResponseWriter) {
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	json.NewEncoder(w).Encode(out)
+}
+
+// ollamaShow answers POST /api/show: the model's details when it is one of
+// the listed models, else 404 {"error":"model 'x' not found"} as Ollama does.
+func (s *Server) ollamaShow(w http.ResponseWriter, rec Request) {
+	name, _ := rec.Body["model"].(string)
+	if name == "" {
+		name, _ = rec.Body["name"].(string)
+	}
+	s.mu.Lock()
+	known := slices.Contains(s.models, name)
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	if !known {
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprintf(w, `{"error":"model '%s' not found"}`, strings.ReplaceAll(name, `"`, ""))
+		return
+	}
+	json.NewEncoder(w).Encode(map[string]any{
+		"modelfile": "FROM " + name, "template": "{{ .Prompt }}",
+		"details":      map[string]string{"format": "gguf", "family": "llama", "parameter_size": "3.2B", "quantization_level": "Q4_K_M"},
+		"capabilities": []string{"completion", "tools"},
+	})
 }
 
 // ---- stream writing ----------------------------------------------------------

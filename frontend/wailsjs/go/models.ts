@@ -1700,11 +1700,56 @@ export namespace mcpconfig {
 
 export namespace providers {
 	
+	export class Health {
+	    code: 'untested' | 'ok' | 'no_key' | 'env_unset' | 'keychain_unreadable' | 'key_rejected' | 'unreachable' | 'model_missing' | 'no_models' | 'quota' | 'rate_limited' | 'server_error' | 'failed';
+	    params?: Record<string, string>;
+	    usable: boolean;
+	    source: 'config' | 'test' | 'chat';
+	    // Go type: time
+	    at?: any;
+	    message: string;
+	    detail?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Health(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.params = source["params"];
+	        this.usable = source["usable"];
+	        this.source = source["source"];
+	        this.at = this.convertValues(source["at"], null);
+	        this.message = source["message"];
+	        this.detail = source["detail"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ConnectionResult {
 	    ok: boolean;
 	    models: number;
 	    latencyMs: number;
+	    model?: string;
 	    error?: string;
+	    health: Health;
 	
 	    static createFrom(source: any = {}) {
 	        return new ConnectionResult(source);
@@ -1715,9 +1760,79 @@ export namespace providers {
 	        this.ok = source["ok"];
 	        this.models = source["models"];
 	        this.latencyMs = source["latencyMs"];
+	        this.model = source["model"];
 	        this.error = source["error"];
+	        this.health = this.convertValues(source["health"], Health);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class EnvVar {
+	    name: string;
+	    set: boolean;
+	    providers: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new EnvVar(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.set = source["set"];
+	        this.providers = source["providers"];
 	    }
 	}
+	export class EnvReload {
+	    reloaded: boolean;
+	    vars: EnvVar[];
+	
+	    static createFrom(source: any = {}) {
+	        return new EnvReload(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.reloaded = source["reloaded"];
+	        this.vars = this.convertValues(source["vars"], EnvVar);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
 	export class Model {
 	    id: string;
 	    ownedBy?: string;
@@ -1883,6 +1998,7 @@ export namespace providers {
 	    keySource: 'keychain' | 'env' | 'none';
 	    keyProblem?: string;
 	    usable: boolean;
+	    health: Health;
 	    // Go type: time
 	    createdAt: any;
 	    // Go type: time
@@ -1910,6 +2026,7 @@ export namespace providers {
 	        this.keySource = source["keySource"];
 	        this.keyProblem = source["keyProblem"];
 	        this.usable = source["usable"];
+	        this.health = this.convertValues(source["health"], Health);
 	        this.createdAt = this.convertValues(source["createdAt"], null);
 	        this.updatedAt = this.convertValues(source["updatedAt"], null);
 	    }
@@ -2061,8 +2178,12 @@ export namespace settings {
 	    }
 	}
 	export class KeychainStatus {
+	    state: 'ok' | 'read_only' | 'unavailable';
 	    available: boolean;
 	    reason: string;
+	    storedKeys: number;
+	    // Go type: time
+	    checkedAt: any;
 	
 	    static createFrom(source: any = {}) {
 	        return new KeychainStatus(source);
@@ -2070,9 +2191,30 @@ export namespace settings {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.state = source["state"];
 	        this.available = source["available"];
 	        this.reason = source["reason"];
+	        this.storedKeys = source["storedKeys"];
+	        this.checkedAt = this.convertValues(source["checkedAt"], null);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Prefs {
 	    theme: string;

@@ -9,7 +9,8 @@
 // connections; an OpenAI client's base URL is that plus "/v1". Each chat
 // request takes the next turn of the script (see llmtest.ParseScript for the
 // format); with --repeat the last turn is served again whenever the script
-// runs out. GET /_requests lists the chat requests received (headers and
+// runs out. With --require-key and --open-models only chat requests check
+// the key, as on servers that list models to anyone. GET /_requests lists the chat requests received (headers and
 // bodies), POST /_script queues more turns, GET /v1/models lists --models.
 package main
 
@@ -30,12 +31,14 @@ func main() {
 	var (
 		addr, script, models, key string
 		repeat, ollama, quiet     bool
+		openModels                bool
 	)
 	flag.StringVar(&addr, "addr", "127.0.0.1:0", "address to listen on")
 	flag.StringVar(&script, "script", "", "JSON script of turns (a file, or - for stdin); none: every request fails until turns are POSTed to /_script")
 	flag.BoolVar(&repeat, "repeat", false, "serve the script's last turn again whenever the script runs out")
 	flag.StringVar(&models, "models", "", "comma-separated model ids listed by /v1/models (default: gpt-4o,gpt-4o-mini)")
 	flag.StringVar(&key, "require-key", "", "answer 401 to requests without this API key")
+	flag.BoolVar(&openModels, "open-models", false, "with --require-key: list models without checking the key, as many OpenAI-compatible servers do")
 	flag.BoolVar(&ollama, "ollama", false, "serve the Ollama API (/api/chat, /api/tags) instead of the OpenAI one")
 	flag.BoolVar(&quiet, "quiet", false, "do not log each request on stderr")
 	flag.Parse()
@@ -78,6 +81,7 @@ func main() {
 	if key != "" {
 		srv.RequireKey(key)
 	}
+	srv.OpenModels(openModels)
 	srv.Script(turns...)
 	if repeat {
 		srv.Repeat(turns[len(turns)-1])

@@ -31,6 +31,7 @@ import type {
 } from './types';
 import type {
   ConnectionResult,
+  EnvReload,
   ModelList,
   ModelRef,
   OllamaStatus,
@@ -103,7 +104,10 @@ export interface MCPPoolBackend {
 /** The settings.Service bound from Go. */
 export interface SettingsBackend {
   Info(): Promise<AppInfo>;
+  /** The keychain's status of this run: one self-test per start. */
   KeychainStatus(): Promise<KeychainStatus>;
+  /** Runs the keychain self-test again ("Check again"). */
+  RecheckKeychain(): Promise<KeychainStatus>;
   Prefs(): Promise<Prefs>;
   SavePrefs(p: Prefs): Promise<Prefs>;
   UIState(key: string): Promise<string>;
@@ -136,6 +140,8 @@ export interface ProvidersBackend {
   SetFallbacks(refs: ModelRef[]): Promise<void>;
   PickerModels(): Promise<PickerProvider[]>;
   DetectOllama(): Promise<OllamaStatus>;
+  /** Reads the login shell's environment again; names key variables, never values. */
+  ReloadEnvironment(): Promise<EnvReload>;
 }
 
 /** The ChatService bound from Go (SPEC D1–D6). A turn returns at once and streams as chat:* events. */

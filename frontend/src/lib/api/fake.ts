@@ -52,8 +52,10 @@ export interface FakeOptions {
   connectDelayMs?: number;
   prefs?: Prefs;
   info?: AppInfo;
-  /** What KeychainStatus reports; available by default. */
-  keychain?: KeychainStatus;
+  /** What KeychainStatus reports; ok by default. Missing fields are filled in. */
+  keychain?: Partial<KeychainStatus>;
+  /** What RecheckKeychain reports next ("Check again"); default: what KeychainStatus reports. */
+  keychainRecheck?: Partial<KeychainStatus>;
   rpc?: RPCEntry[];
   /** What ChooseImportFile returns ("" = the user cancelled). */
   importFile?: string;
@@ -210,6 +212,7 @@ export class FakeBackend implements Backend {
   prefs: Prefs;
   info: AppInfo;
   keychain: KeychainStatus;
+  #keychainRecheck: Partial<KeychainStatus> | undefined;
   rpc: RPCEntry[];
   importFile: string;
   preview: FakePreview | null;
@@ -257,7 +260,8 @@ export class FakeBackend implements Backend {
 
   constructor(o: FakeOptions = {}) {
     this.prefs = o.prefs ?? { theme: 'system', language: '' };
-    this.keychain = o.keychain ?? { available: true, reason: '' };
+    this.keychain = fakeKeychain(o.keychain);
+    this.#keychainRecheck = o.keychainRecheck;
     this.info = o.info ?? {
       version: '0.1.0',
       dataDir: '/home/dev/.config/mcpdesk',
@@ -764,6 +768,12 @@ export class FakeBackend implements Backend {
       this.#record('KeychainStatus', []);
       return { ...this.keychain };
     },
+    RecheckKeychain: async () => {
+      this.#record('RecheckKeychain', []);
+      if (this.#keychainRecheck) this.keychain = fakeKeychain(this.#keychainRecheck);
+      this.keychain = { ...this.keychain, checkedAt: new Date().toISOString() };
+      return { ...this.keychain };
+    },
     Prefs: async () => {
       this.#record('Prefs', []);
       return { ...this.prefs };
@@ -913,4 +923,16 @@ export function demoBackend(): FakeBackend {
   for (let i = 0; i < 40; i++) tick();
   setInterval(tick, 2500);
   return b;
+}
+
+/** fakeKeychain fills in a KeychainStatus as Go's self-test reports it. */
+function fakeKeychain(k: Partial<KeychainStatus> | undefined): KeychainStatus {
+  const state = k?.state ?? (k?.available === false ? 'unavailable' : 'ok');
+  return {
+    state,
+    available: state !== 'unavailable',
+    reason: k?.reason ?? '',
+    storedKeys: k?.storedKeys ?? 0,
+    checkedAt: k?.checkedAt ?? new Date(Date.UTC(2026, 0, 2, 9)).toISOString(),
+  };
 }

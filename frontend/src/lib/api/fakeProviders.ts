@@ -7,6 +7,9 @@
 import type { ProvidersBackend } from './backend';
 import type {
   ConnectionResult,
+  EnvReload,
+  EnvVar,
+  Health,
   KeySource,
   Model,
   ModelList,
@@ -56,10 +59,17 @@ export interface FakeProvidersOptions {
   fallbacks?: ModelRef[];
   /** Latency TestConnection reports (default 123 ms). */
   latencyMs?: number;
+  /**
+   * What TestConnection finds past the settings, by provider id (a key the
+   * provider rejects, an unreachable host…); default: ok.
+   */
+  verdicts?: Record<string, Pick<Health, 'code' | 'usable'> & Partial<Health>>;
+  /** Environment variables a ReloadEnvironment (or a Test) makes appear. */
+  envLater?: Record<string, string>;
 }
 
 interface Stored {
-  p: Omit<Provider, 'hasKey' | 'keySource' | 'keyProblem' | 'usable' | 'needsKey'>;
+  p: Omit<Provider, 'hasKey' | 'keySource' | 'keyProblem' | 'usable' | 'needsKey' | 'health'>;
   /** Whether the keychain holds a key for it: never the key itself. */
   keyInKeychain: boolean;
 }
@@ -110,6 +120,10 @@ export class FakeProviders implements ProvidersBackend {
   default: ModelRef = { provider: '', model: '' };
   fallbacks: ModelRef[] = [];
   latencyMs: number;
+  verdicts: NonNullable<FakeProvidersOptions['verdicts']>;
+  envLater: Record<string, string>;
+  /** The verdicts of Tests and chat calls, by provider id (Go's healthBook). */
+  readonly book = new Map<string, Health>();
   #seq = 0;
   #gates = new Map<string, { promise: Promise<void>; release: () => void }>();
   #record: (method: string, args: unknown[]) => void;
@@ -123,6 +137,8 @@ export class FakeProviders implements ProvidersBackend {
     this.modelErrors = { ...(o.modelErrors ?? {}) };
     this.ollama = o.ollama ?? { running: false, url: 'http://localhost:11434' };
     this.latencyMs = o.latencyMs ?? 123;
+    this.verdicts = structuredClone(o.verdicts ?? {});
+    this.envLater = { ...(o.envLater ?? {}) };
     if (o.defaultModel) this.default = { ...o.defaultModel };
     this.fallbacks = structuredClone(o.fallbacks ?? []);
     const now = new Date(Date.UTC(2026, 0, 2)).toISOString();
@@ -183,10 +199,60 @@ export class FakeProviders implements ProvidersBackend {
       hasKey: keySource !== 'none',
       keySource,
       usable: false,
+      health: { code: 'untested', usable: true, source: 'config', message: '' },
     };
     if (!kc.available) v.keyProblem = `the OS keychain is unavailable: ${kc.reason}`;
-    v.usable = v.enabled && (v.hasKey || !v.needsKey);
+    const bad = this.#configHealth(v);
+    v.usable = v.enabled && !bad;
+    v.health = bad ??
+      structuredClone(this.book.get(id)) ?? {
+        code: 'untested',
+        usable: true,
+        source: 'config',
+        message: `${v.name} is set up but has not been tested yet.`,
+      };
     return v;
+  }
+
+  /** configHealth is Go's configHealth: what the settings say without asking the provider. */
+  #configHealth(v: Provider): Health | null {
+    if (v.keySource !== 'none') return null;
+    if (v.keyProblem && v.needsKey)
+      return {
+        code: 'keychain_unreadable',
+        params: { reason: v.keyProblem },
+        usable: false,
+        source: 'config',
+        message: `The OS keychain could not be read, so ${v.name} has no key: ${v.keyProblem}.`,
+      };
+    if (v.keyEnv)
+      return {
+        code: 'env_unset',
+        params: { name: v.keyEnv },
+        usable: false,
+        source: 'config',
+        message: `${v.name} has no API key: the environment variable ${v.keyEnv} is not set. Set it and press Test (or Reload environment), or add a key in Settings → Providers.`,
+      };
+    if (v.needsKey)
+      return { code: 'no_key', usable: false, source: 'config', message: `${v.name} has no API key. Add one in Settings → Providers.` };
+    return null;
+  }
+
+  /** reloadEnv is Go's ReloadEnv: the variables set since the start appear. */
+  #reloadEnv(): void {
+    Object.assign(this.env, this.envLater);
+  }
+
+  /** rejectInChat marks a provider as Go does after a 401/403 during a chat. */
+  rejectInChat(id: string, status = 401, at = new Date()): void {
+    this.book.set(id, {
+      code: 'key_rejected',
+      params: { status: String(status) },
+      usable: false,
+      source: 'chat',
+      at: at.toISOString(),
+      message: `The API key for ${this.#get(id).p.name} was rejected (${status}). Check the key in Settings → Providers.`,
+    });
   }
 
   async #enter(method: string, args: unknown[]): Promise<void> {
@@ -334,12 +400,14 @@ export class FakeProviders implements ProvidersBackend {
     p.createdAt = old?.p.createdAt ?? now;
     p.updatedAt = now;
     this.stored.set(p.id, { p, keyInKeychain });
+    this.book.delete(p.id);
     return this.view(p.id);
   };
 
   Delete = async (id: string): Promise<void> => {
     await this.#enter('Delete', [id]);
     if (!this.stored.delete(id)) throw 'delete provider: no such provider';
+    this.book.delete(id);
     if (this.default.provider === id) this.default = { provider: '', model: '' };
     this.fallbacks = this.fallbacks.filter((r) => r.provider !== id);
   };
@@ -352,9 +420,34 @@ export class FakeProviders implements ProvidersBackend {
 
   TestConnection = async (id: string): Promise<ConnectionResult> => {
     await this.#enter('TestConnection', [id]);
-    const listed = this.#listed(this.#get(id));
-    if (typeof listed === 'string') return { ok: false, models: 0, latencyMs: listed.includes('no API key') ? 0 : this.latencyMs, error: listed };
-    return { ok: true, models: listed.length, latencyMs: this.latencyMs };
+    this.#reloadEnv();
+    const s = this.#get(id);
+    const v = this.view(id);
+    const bad = this.#configHealth(v);
+    if (bad) return { ok: false, models: 0, latencyMs: 0, error: bad.message, health: bad };
+    const at = new Date().toISOString();
+    const listed = this.#listed(s);
+    let health: Health;
+    if (this.verdicts[id]) health = { source: 'test', message: '', ...structuredClone(this.verdicts[id]), at };
+    else if (typeof listed === 'string') health = { code: 'failed', usable: false, source: 'test', at, message: listed, detail: listed };
+    else health = { code: 'ok', usable: true, source: 'test', at, params: { model: listed[0] ?? '' }, message: `${s.p.name} accepted the key.` };
+    this.book.set(id, health);
+    const models = typeof listed === 'string' ? 0 : listed.length;
+    return { ok: health.usable, models, latencyMs: this.latencyMs, health, ...(health.usable ? {} : { error: health.message }) };
+  };
+
+  ReloadEnvironment = async (): Promise<EnvReload> => {
+    await this.#enter('ReloadEnvironment', []);
+    this.#reloadEnv();
+    const vars: EnvVar[] = [];
+    for (const s of this.stored.values()) {
+      if (!s.p.keyEnv) continue;
+      this.book.delete(s.p.id);
+      let v = vars.find((x) => x.name === s.p.keyEnv);
+      if (!v) vars.push((v = { name: s.p.keyEnv, set: !!(this.env[s.p.keyEnv] ?? '').trim(), providers: [] }));
+      v.providers.push(s.p.name);
+    }
+    return { reloaded: true, vars };
   };
 
   Models = async (id: string, refresh: boolean): Promise<ModelList> => {

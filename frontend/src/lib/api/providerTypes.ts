@@ -32,8 +32,10 @@ export interface Provider {
   keySource: KeySource;
   /** Why the keychain could not be read, when it could not. */
   keyProblem?: string;
-  /** Enabled, and has a key or needs none: only usable providers are offered in the model picker. */
+  /** Enabled, and its settings allow calls (a key, or none needed and no unset key variable named): only usable providers are offered in the model picker. */
   usable: boolean;
+  /** The verdict on the provider: its settings, else the last Test or chat call of this run, else untested. */
+  health: Health;
   createdAt: string;
   updatedAt: string;
 }
@@ -103,13 +105,66 @@ export interface ModelList {
   error?: string;
 }
 
+/** A provider verdict's code (providers.Health.code); the UI translates providerHealth.code.<code>. */
+export type HealthCode =
+  | 'untested'
+  | 'ok'
+  | 'no_key'
+  | 'env_unset'
+  | 'keychain_unreadable'
+  | 'key_rejected'
+  | 'unreachable'
+  | 'model_missing'
+  | 'no_models'
+  | 'quota'
+  | 'rate_limited'
+  | 'server_error'
+  | 'failed';
+
+/** The verdict on a provider (providers.Health). It never holds a key. */
+export interface Health {
+  code: HealthCode;
+  /** Parameters of the code: status, name, host, model, reason. */
+  params?: Record<string, string>;
+  /** False when calls to the provider are known to fail. */
+  usable: boolean;
+  /** Where the verdict comes from: the settings, the last Test, or the last chat call. */
+  source: 'config' | 'test' | 'chat';
+  /** When a Test or a chat call found it (RFC 3339); absent for config. */
+  at?: string;
+  /** One English sentence, for logs and the command line. */
+  message: string;
+  /** The provider's own words (key removed). */
+  detail?: string;
+}
+
 /** The outcome of TestConnection (providers.ConnectionResult). */
 export interface ConnectionResult {
+  /** health.usable. */
   ok: boolean;
   /** How many models the provider listed. */
   models: number;
   latencyMs: number;
+  /** The model the key was proved with. */
+  model?: string;
+  /** health.message when the provider is not usable. */
   error?: string;
+  health: Health;
+}
+
+/** One environment variable providers take their key from (providers.EnvVar). */
+export interface EnvVar {
+  name: string;
+  set: boolean;
+  /** Names of the providers that read it. */
+  providers: string[];
+}
+
+/** What ReloadEnvironment found (providers.EnvReload); names only, never values. */
+export interface EnvReload {
+  /** False: the login shell could not be read again; only a restart of MCP Desk sees new variables. */
+  reloaded: boolean;
+  vars: EnvVar[];
 }
 
 /** One group of the model picker: a usable provider and its models (providers.PickerProvider). */

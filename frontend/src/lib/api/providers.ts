@@ -5,6 +5,7 @@ import { backend } from './backend';
 import { call } from './call';
 import type {
   ConnectionResult,
+  EnvReload,
   Model,
   ModelList,
   ModelRef,
@@ -66,9 +67,12 @@ export async function setProviderEnabled(id: string, enabled: boolean): Promise<
   return normalizeProvider(await call(() => backend().providers.SetEnabled(id, enabled)));
 }
 
-/** testConnection lists the provider's models; a provider failure is result.error, not a rejection. */
+/** testConnection proves the provider's key with the cheapest request; the verdict is result.health, not a rejection. */
 export const testConnection = (id: string): Promise<ConnectionResult> =>
   call(() => backend().providers.TestConnection(id));
+
+/** reloadEnvironment reads the login shell's environment again and says which key variables are set. */
+export const reloadEnvironment = (): Promise<EnvReload> => call(() => backend().providers.ReloadEnvironment());
 
 /** providerModels returns fetched (cached unless refresh) and manual models; a failed fetch is list.error. */
 export async function providerModels(id: string, refresh: boolean): Promise<ModelList> {

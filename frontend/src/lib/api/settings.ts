@@ -12,8 +12,11 @@ export const openDataFolder = (): Promise<void> => call(() => backend().settings
 /** desktopStatus says whether a tray icon is shown and which global shortcut opens quick chat. */
 export const desktopStatus = (): Promise<DesktopStatus> => call(() => backend().settings.Desktop());
 
-/** keychainStatus probes the OS keychain; it may wait while the OS asks the user to unlock it. */
+/** keychainStatus is the OS keychain's status of this run (one self-test per start; the first may wait for the OS to unlock it). */
 export const keychainStatus = (): Promise<KeychainStatus> => call(() => backend().settings.KeychainStatus());
+
+/** recheckKeychain runs the keychain self-test again. */
+export const recheckKeychain = (): Promise<KeychainStatus> => call(() => backend().settings.RecheckKeychain());
 
 export async function loadPrefs(): Promise<Prefs> {
   const p = await call(() => backend().settings.Prefs());

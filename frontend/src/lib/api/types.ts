@@ -219,10 +219,22 @@ export interface RPCEntry {
 }
 
 /** Facts about this installation (settings.AppInfo). */
-/** KeychainStatus says whether the OS keychain can hold API keys, and if not why. */
+/**
+ * KeychainStatus says whether the OS keychain can hold API keys
+ * (settings.KeychainStatus): one self-test per start, re-run on demand. It
+ * never contradicts a stored key: "read_only" when the self-test failed but
+ * stored keys read.
+ */
 export interface KeychainStatus {
+  state: 'ok' | 'read_only' | 'unavailable';
+  /** state is not "unavailable". */
   available: boolean;
+  /** Why the self-test failed; "" when it passed. */
   reason: string;
+  /** How many provider keys in the keychain could be read. */
+  storedKeys: number;
+  /** When the self-test ran (RFC 3339). */
+  checkedAt: string;
 }
 
 export interface AppInfo {

@@ -32,7 +32,7 @@ import type {
   SearchHit,
   TurnStarted,
 } from './chatTypes';
-import type { ModelList, ModelRef, PickerProvider, Provider } from './providerTypes';
+import type { EnvReload, ModelList, ModelRef, PickerProvider, Provider } from './providerTypes';
 import type {
   Completion,
   GetPromptResult,
@@ -99,6 +99,7 @@ const mcpPool: MCPPoolBackend = {
 const settingsService: SettingsBackend = {
   Info: () => SettingsService.Info() as Promise<AppInfo>,
   KeychainStatus: () => SettingsService.KeychainStatus() as Promise<KeychainStatus>,
+  RecheckKeychain: () => SettingsService.RecheckKeychain() as Promise<KeychainStatus>,
   Prefs: () => SettingsService.Prefs() as Promise<Prefs>,
   SavePrefs: (p) => SettingsService.SavePrefs(p as never) as Promise<Prefs>,
   UIState: (key) => SettingsService.UIState(key),
@@ -130,6 +131,7 @@ const providerManager: ProvidersBackend = {
   SetFallbacks: (refs) => ProviderManager.SetFallbacks(refs as never),
   PickerModels: () => ProviderManager.PickerModels() as Promise<PickerProvider[]>,
   DetectOllama: () => ProviderManager.DetectOllama(),
+  ReloadEnvironment: () => ProviderManager.ReloadEnvironment() as Promise<EnvReload>,
 };
 
 // ChatService: store and event types are chatTypes.ts's (Go's JSON); the

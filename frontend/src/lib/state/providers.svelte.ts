@@ -9,6 +9,8 @@ import {
   pickerModels,
   providerModels,
   providerPresets,
+  recheckKeychain,
+  reloadEnvironment,
   removeManualModel,
   saveProvider,
   setDefaultModel,
@@ -16,6 +18,7 @@ import {
   setProviderEnabled,
   testConnection,
   type ConnectionResult,
+  type EnvReload,
   type KeychainStatus,
   type Model,
   type ModelRef,
@@ -81,6 +84,12 @@ export class ProvidersStore {
   #ollama = $state<OllamaStatus | null>(null);
   #detecting = $state(false);
   #keychain = $state<KeychainStatus | null>(null);
+  #keychainError = $state('');
+  #keychainChecking = $state(false);
+  #envReload = $state<EnvReload | null>(null);
+  #envReloading = $state(false);
+  #envError = $state('');
+  #focus = $state<string | null>(null);
   #tests = $state<Record<string, TestState>>({});
   #models = $state<Record<string, ModelsState>>({});
   #loading: Promise<void> | null = null;
@@ -153,6 +162,57 @@ export class ProvidersStore {
   /** keychain says whether API keys can be stored in the OS keychain; null before checkKeychain answered. */
   get keychain(): KeychainStatus | null {
     return this.#keychain;
+  }
+
+  /** keychainError is why asking Go for the keychain status failed ("" when it did not). */
+  get keychainError(): string {
+    return this.#keychainError;
+  }
+
+  /** keychainChecking is true while "Check again" runs the self-test. */
+  get keychainChecking(): boolean {
+    return this.#keychainChecking;
+  }
+
+  /** envReload is what the last "Reload environment" found; null before one ran. */
+  get envReload(): EnvReload | null {
+    return this.#envReload;
+  }
+
+  get envReloading(): boolean {
+    return this.#envReloading;
+  }
+
+  get envError(): string {
+    return this.#envError;
+  }
+
+  /** focus is the provider Settings should open (a chat error's "Fix"); null when none. */
+  get focus(): string | null {
+    return this.#focus;
+  }
+
+  /** openInSettings asks Settings → Providers to open provider id; the section clears it with takeFocus. */
+  openInSettings(id: string): void {
+    this.#focus = id;
+  }
+
+  /** takeFocus returns the provider to open and forgets it. */
+  takeFocus(): string | null {
+    const id = this.#focus;
+    this.#focus = null;
+    return id;
+  }
+
+  /** rejected is the provider a chat call most recently found with a rejected key, if any. */
+  rejected(): Provider | undefined {
+    let best: Provider | undefined;
+    for (const p of this.#list) {
+      const h = p.health;
+      if (h?.code !== 'key_rejected' || h.source !== 'chat') continue;
+      if (!best || (h.at ?? '') > (best.health.at ?? '')) best = p;
+    }
+    return best;
   }
 
   get(id: string): Provider | undefined {
@@ -281,9 +341,13 @@ export class ProvidersStore {
     try {
       result = await testConnection(id);
     } catch (e) {
-      result = { ok: false, models: 0, latencyMs: 0, error: (e as Error).message };
+      const message = (e as Error).message;
+      result = { ok: false, models: 0, latencyMs: 0, error: message, health: { code: 'failed', usable: false, source: 'test', message, detail: message } };
     }
     if (this.get(id)) this.#tests[id] = { running: false, result };
+    // Test read the environment again and recorded its verdict: the row's
+    // key source and health follow.
+    void this.#refreshList();
     // A successful test refreshed Go's cached model list.
     if (result.ok) {
       if (this.#models[id]?.loaded) void this.loadModels(id);
@@ -422,14 +486,65 @@ export class ProvidersStore {
     for (let n = 2; ; n++) if (!taken.has(`${name} ${n}`.toLowerCase())) return `${name} ${n}`;
   }
 
-  /** checkKeychain asks whether the OS keychain can hold keys (it may wait for the OS to unlock it). */
-  async checkKeychain(): Promise<KeychainStatus> {
+  /** checkKeychain reads the keychain's status of this run (Go tests it once per start; the first may wait for the OS to unlock it). */
+  async checkKeychain(): Promise<KeychainStatus | null> {
     try {
       this.#keychain = await keychainStatus();
+      this.#keychainError = '';
     } catch (e) {
-      this.#keychain = { available: false, reason: (e as Error).message };
+      this.#keychainError = (e as Error).message;
     }
     return this.#keychain;
+  }
+
+  /** recheckKeychain runs the keychain self-test again ("Check again") and reloads the providers, whose key sources may change. */
+  async recheckKeychain(): Promise<KeychainStatus | null> {
+    this.#keychainChecking = true;
+    try {
+      this.#keychain = await recheckKeychain();
+      this.#keychainError = '';
+    } catch (e) {
+      this.#keychainError = (e as Error).message;
+    } finally {
+      this.#keychainChecking = false;
+    }
+    await this.#refreshList();
+    return this.#keychain;
+  }
+
+  /** reloadEnvironment reads the login shell's environment again; providers, their verdicts and the picker follow. */
+  async reloadEnvironment(): Promise<EnvReload | null> {
+    this.#envReloading = true;
+    try {
+      this.#envReload = await reloadEnvironment();
+      this.#envError = '';
+    } catch (e) {
+      this.#envError = (e as Error).message;
+    } finally {
+      this.#envReloading = false;
+    }
+    await this.#refreshList();
+    void this.refreshPicker();
+    return this.#envReload;
+  }
+
+  /** clearEnvReload hides the result of the last "Reload environment". */
+  clearEnvReload(): void {
+    this.#envReload = null;
+    this.#envError = '';
+  }
+
+  /** reloadList reads the providers again (their verdicts change with chat calls); a failure keeps the list. */
+  reloadList(): Promise<void> {
+    return this.#refreshList();
+  }
+
+  async #refreshList(): Promise<void> {
+    try {
+      this.#list = await listProviders();
+    } catch {
+      // The list keeps what it had; load() reports failures.
+    }
   }
 
   #replace(p: Provider): void {

@@ -20,6 +20,8 @@ export function PickerModels():Promise<Array<providers.PickerProvider>>;
 
 export function Presets():Promise<Array<providers.Preset>>;
 
+export function ReloadEnvironment():Promise<providers.EnvReload>;
+
 export function RemoveManualModel(arg1:string,arg2:string):Promise<providers.Provider>;
 
 export function Save(arg1:providers.ProviderInput):Promise<providers.Provider>;

@@ -38,6 +38,10 @@ export function Presets() {
   return window['go']['providers']['ProviderManager']['Presets']();
 }
 
+export function ReloadEnvironment() {
+  return window['go']['providers']['ProviderManager']['ReloadEnvironment']();
+}
+
 export function RemoveManualModel(arg1, arg2) {
   return window['go']['providers']['ProviderManager']['RemoveManualModel'](arg1, arg2);
 }

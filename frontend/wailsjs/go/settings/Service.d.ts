@@ -19,6 +19,8 @@ export function OpenLink(arg1:string):Promise<void>;
 
 export function Prefs():Promise<settings.Prefs>;
 
+export function RecheckKeychain():Promise<settings.KeychainStatus>;
+
 export function RemoteImageGrants():Promise<Array<remotecontent.Grant>>;
 
 export function RevokeRemoteImages(arg1:remotecontent.Scope,arg2:string):Promise<void>;

@@ -34,6 +34,10 @@ export function Prefs() {
   return window['go']['settings']['Service']['Prefs']();
 }
 
+export function RecheckKeychain() {
+  return window['go']['settings']['Service']['RecheckKeychain']();
+}
+
 export function RemoteImageGrants() {
   return window['go']['settings']['Service']['RemoteImageGrants']();
 }

@@ -103,7 +103,10 @@ describe('Providers: list and empty state', () => {
     expect(row('openai-1').getByTestId('provider-status')).toHaveTextContent('Ready');
     expect(row('groq-1').getByTestId('provider-key')).toHaveTextContent('Key from $GROQ_API_KEY');
     expect(row('mistral-1').getByTestId('provider-key')).toHaveTextContent('$MISTRAL_KEY is not set');
-    expect(row('mistral-1').getByTestId('provider-status')).toHaveTextContent('Needs a key');
+    // A key variable that is not set is red, in its own words, never "Ready".
+    expect(row('mistral-1').getByTestId('provider-status')).toHaveTextContent('MISTRAL_KEY is not set');
+    expect(row('mistral-1').getByTestId('provider-status')).toHaveAttribute('data-state', 'error');
+    expect(row('mistral-1').getByTestId('provider-health')).toHaveTextContent('Reload environment');
     expect(row('xai-1').getByTestId('provider-key')).toHaveTextContent('No key');
     expect(row('azure-1').getByTestId('provider-type')).toHaveTextContent('Azure OpenAI');
     expect(row('azure-1').getByTestId('provider-status')).toHaveTextContent('Disabled');
@@ -304,7 +307,7 @@ describe('Providers: add and edit', () => {
     await user.click(form().getByTestId('preset-openai'));
     await waitFor(() => expect(fake.callsOf('KeychainStatus').length).toBeGreaterThan(0));
     // The keychain locks between opening the form and saving.
-    fake.keychain = { available: false, reason: 'the keychain is locked' };
+    fake.keychain = { ...fake.keychain, state: 'unavailable', available: false, reason: 'the keychain is locked' };
     await user.type(form().getByTestId('provider-api-key'), 'sk-x');
     await user.click(form().getByTestId('provider-save'));
     const err = await form().findByTestId('provider-key-error');
