@@ -67,6 +67,8 @@ type dialer struct {
 	log        *RPCLog
 	clientInfo mcp.Implementation
 	logger     *slog.Logger
+	// secrets resolves keychain references in env and headers.
+	secrets SecretStore
 	// elicitor answers servers' questions; nil declares no elicitation.
 	elicitor Elicitor
 	// sampler returns the Sampler answering sampling/createMessage; nil,
@@ -261,9 +263,9 @@ func (d *dialer) startStdio(ctx context.Context, srv mcpconfig.Server, redact *R
 
 	env := append([]string(nil), base...)
 	for _, k := range sortedKeys(srv.Env) {
-		v, err := d.env.Expand(srv.Env[k], lookup)
+		v, err := d.pairValue(srv, mcpconfig.EnvPair, k, lookup)
 		if err != nil {
-			return done(nil, fmt.Errorf("env %s: %w", k, err))
+			return done(nil, err)
 		}
 		expanded.Env[k] = v
 		env = append(env, k+"="+v)
@@ -297,6 +299,21 @@ func (d *dialer) startStdio(ctx context.Context, srv mcpconfig.Server, redact *R
 	return done(startProcess(processSpec{Path: run.Path, Args: run.Args, CmdLine: run.Line, Env: flattenEnv(merged), Dir: cwd}))
 }
 
+// pairValue returns the value srv's env variable or header name has at
+// start: read from the keychain for a keychain reference (used as it is),
+// else with ${VAR} references expanded.
+func (d *dialer) pairValue(srv mcpconfig.Server, kind mcpconfig.PairKind, name string, lookup func(string) (string, bool)) (string, error) {
+	raw := pairsOf(srv, kind)[name]
+	if v, ok, err := resolveKeychain(d.secrets, srv.ID, kind, name, raw); ok {
+		return v, err
+	}
+	v, err := d.env.Expand(raw, lookup)
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %w", kind, name, err)
+	}
+	return v, nil
+}
+
 // remoteTransport builds a Streamable HTTP or SSE transport that sends its
 // requests with hc. Like startStdio, it returns redact extended with the
 // secrets expansion produced; the transport logs through it (mcp-go's
@@ -307,9 +324,9 @@ func (d *dialer) remoteTransport(ctx context.Context, srv mcpconfig.Server, kind
 	headers := make(map[string]string, len(srv.Headers))
 	expanded := mcpconfig.Server{Headers: headers}
 	for _, k := range sortedKeys(srv.Headers) {
-		ev, err := d.env.Expand(srv.Headers[k], lookup)
+		ev, err := d.pairValue(srv, mcpconfig.HeaderPair, k, lookup)
 		if err != nil {
-			return nil, redact.with(expanded.SecretValues()), fmt.Errorf("header %s: %w", k, err)
+			return nil, redact.with(expanded.SecretValues()), err
 		}
 		headers[k] = ev
 	}
