@@ -1271,6 +1271,8 @@ export namespace mcp {
 	    key: string;
 	    value: string;
 	    keep: boolean;
+	    secret: boolean;
+	    inFile: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SecretPair(source);
@@ -1281,6 +1283,8 @@ export namespace mcp {
 	        this.key = source["key"];
 	        this.value = source["value"];
 	        this.keep = source["keep"];
+	        this.secret = source["secret"];
+	        this.inFile = source["inFile"];
 	    }
 	}
 	export class ServerSpec {
