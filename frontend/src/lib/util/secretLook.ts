@@ -19,8 +19,12 @@ export function looksSecret(kind: PairKind, name: string, value: string): boolea
   if (value.includes(KEYCHAIN_REF)) return false;
   const cred = value.slice(value.match(AUTH_SCHEME)?.[0].length ?? 0);
   if (value === '' || onlyRefs(kind === 'header' ? cred : value)) return false;
-  const byName = kind === 'header' ? SECRET_HEADERS.has(name.toLowerCase()) || SECRET_NAME.test(name) : SECRET_NAME.test(name);
-  return byName || looksLikeKey(value) || looksLikeKey(cred);
+  return secretByName(kind, name) || looksLikeKey(value) || looksLikeKey(cred);
+}
+
+/** secretByName reports whether a name alone says its value is a secret (before any value is typed). */
+export function secretByName(kind: PairKind, name: string): boolean {
+  return kind === 'header' ? SECRET_HEADERS.has(name.toLowerCase()) || SECRET_NAME.test(name) : SECRET_NAME.test(name);
 }
 
 /** onlyRefs: the value is nothing but ${…} references (and spaces), so it holds no secret itself. */

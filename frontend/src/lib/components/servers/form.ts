@@ -1,7 +1,7 @@
 // The server form's editable model and its conversion to a ServerSpec.
 
 import type { SecretPair, ServerSpec, Transport } from '../../api';
-import { looksSecret, type PairKind } from '../../util/secretLook';
+import { looksSecret, secretByName, type PairKind } from '../../util/secretLook';
 
 let uid = 0;
 export const nextUid = () => ++uid;
@@ -60,9 +60,14 @@ export const emptyPair = (): PairRow => ({
   inFile: false,
 });
 
-/** autoSecret updates a row's "Keep in keychain" from its name and value, unless the user chose. */
+/**
+ * autoSecret updates a row's "Keep in keychain" from its name and value
+ * (the name alone while the value is empty), unless the user chose.
+ */
 export function autoSecret(row: PairRow, kind: PairKind): void {
-  if (!row.secretSet && !row.keep) row.secret = looksSecret(kind, row.key, row.value);
+  if (row.secretSet || row.keep) return;
+  const secret = row.value === '' ? secretByName(kind, row.key) : looksSecret(kind, row.key, row.value);
+  if (row.secret !== secret) row.secret = secret;
 }
 
 /** toPairs drops blank rows and sends kept values as keep with no value; secret says where each value goes. */
