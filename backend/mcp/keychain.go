@@ -104,7 +104,7 @@ func (p *Pool) storeSecrets(put map[string]string) error {
 			for _, d := range done {
 				_ = p.opts.Secrets.Delete(d)
 			}
-			return fmt.Errorf("store %s in the OS keychain: %w (turn off \"Keep in keychain\" for it to keep it in the config file instead)", entry, err)
+			return fmt.Errorf("store %s in the OS keychain: %w (untick \"Keychain\" beside it to keep it in the config file in plain text instead)", entry, err)
 		}
 		done = append(done, entry)
 	}
