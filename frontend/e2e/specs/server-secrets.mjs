@@ -29,11 +29,11 @@ export default function ({ test, expect, startApp, openPage, shots, testServer }
       await page.getByTestId('server-env-key').last().fill('TOOLS_PATH');
       await page.getByTestId('server-env-value').last().fill(TOOLS_PATH);
       // The guess: the key is a secret, the path is not.
+      expect((await page.getByTestId('server-env-value').nth(0).getAttribute('type')) === 'password', 'API_KEY is not masked while typed');
+      expect((await page.getByTestId('server-env-value').nth(1).getAttribute('type')) === 'text', 'TOOLS_PATH is masked while typed');
       const boxes = page.getByTestId('server-env-secret');
       expect(await boxes.nth(0).isChecked(), 'API_KEY is not kept in the keychain by default');
       expect(!(await boxes.nth(1).isChecked()), 'TOOLS_PATH would go to the keychain');
-      expect((await page.getByTestId('server-env-value').nth(0).getAttribute('type')) === 'password', 'API_KEY is not masked while typed');
-      expect((await page.getByTestId('server-env-value').nth(1).getAttribute('type')) === 'text', 'TOOLS_PATH is masked');
       await page.getByTestId('save-server').click();
       const row = page.getByTestId('server-keyed');
       await row.getByTestId('server-state').filter({ hasText: /connected/i }).waitFor({ timeout: 20000 });
