@@ -62,11 +62,13 @@ export const emptyPair = (): PairRow => ({
 
 /**
  * autoSecret updates a row's "Keep in keychain" from its name and value
- * (the name alone while the value is empty), unless the user chose.
+ * (the name alone while the value is empty), unless the user chose; off
+ * while the keychain cannot be used.
  */
-export function autoSecret(row: PairRow, kind: PairKind): void {
+export function autoSecret(row: PairRow, kind: PairKind, keychainOff = false): void {
   if (row.secretSet || row.keep) return;
-  const secret = row.value === '' ? secretByName(kind, row.key) : looksSecret(kind, row.key, row.value);
+  const secret =
+    !keychainOff && (row.value === '' ? secretByName(kind, row.key) : looksSecret(kind, row.key, row.value));
   if (row.secret !== secret) row.secret = secret;
 }
 

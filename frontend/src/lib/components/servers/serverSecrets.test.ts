@@ -82,6 +82,21 @@ describe('Server secrets', () => {
     expect(screen.getAllByTestId('server-env-value')[0]).toHaveAttribute('type', 'text');
   }, 30_000);
 
+  it('says when the keychain cannot be used and does not offer it by default', async () => {
+    const { fake, user } = renderApp({ keychain: { available: false, reason: 'no Secret Service on D-Bus' } });
+    await user.click(await screen.findByTestId('add-server'));
+    await user.type(screen.getByTestId('server-id'), 'k');
+    await user.type(screen.getByTestId('server-command'), 'npx');
+    await user.click(screen.getByTestId('server-env-add'));
+    await user.type(screen.getByTestId('server-env-key'), 'API_KEY');
+    await user.type(screen.getByTestId('server-env-value'), 'k-123');
+    expect(screen.getByTestId('server-env-keychain-off')).toHaveTextContent('The OS keychain cannot be used (no Secret Service on D-Bus)');
+    expect((screen.getByTestId('server-env-secret') as HTMLInputElement).checked).toBe(false);
+    await user.click(screen.getByTestId('save-server'));
+    await waitFor(() => expect(fake.callsOf('SaveServer')).toHaveLength(1));
+    expect(lastSave(fake)[1].env).toEqual([{ key: 'API_KEY', value: 'k-123', keep: false, secret: false }]);
+  }, 30_000);
+
   it('fetches a stored secret before making it plain, and keeps it secret if that fails', async () => {
     const { fake, user } = renderApp({
       servers: [spec({ id: 'db', command: 'uvx', env: [{ key: 'DB_PASSWORD', value: 'pw-123', keep: false, secret: true }] })],
