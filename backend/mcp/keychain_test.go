@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/mcpconfig"
 	"mcpdesk/backend/secrets"
+	"mcpdesk/backend/store"
 )
 
 // These tests run against an in-memory keychain by default and against the
@@ -36,7 +38,26 @@ func keychainPool(t *testing.T, store SecretStore, servers ...mcpconfig.Server) 
 		t.Fatal(err)
 	}
 	t.Cleanup(p.Close)
-	return p, NewService(p, nil), path, logged, em
+	return p, NewService(p, nil, WithAudit(&auditRecorder{})), path, logged, em
+}
+
+// auditRecorder keeps the audit entries of the Tools tab.
+type auditRecorder struct {
+	mu      sync.Mutex
+	entries []store.AuditEntry
+}
+
+func (a *auditRecorder) RecordToolCall(_ context.Context, e store.AuditEntry) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.entries = append(a.entries, e)
+}
+
+func (a *auditRecorder) String() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	b, _ := json.Marshal(a.entries)
+	return string(b)
 }
 
 // cleanupEntries deletes keychain entries a test may leave behind.
@@ -102,14 +123,16 @@ func TestKeychainSecretsResolveAtStart(t *testing.T) {
 		t.Fatalf("keychain entry = %q, %v", got, err)
 	}
 
-	// The servers get the real values.
+	// The servers get the real values. They echo them, and the results
+	// come back with exactly those values scrubbed (paths stay): the echo
+	// was the secret itself.
 	waitState(t, p, "kstdio", events.StateConnected, 20*time.Second)
 	waitState(t, p, "kremote", events.StateConnected, 20*time.Second)
 	ctx := context.Background()
 	for _, c := range []struct{ server, tool, arg, want string }{
-		{"kstdio", "env", "API_KEY", apiKey},
+		{"kstdio", "env", "API_KEY", redactedPlaceholder},
 		{"kstdio", "env", "TOOLS_PATH", plainPath},
-		{"kremote", "whoami", "", "key= auth=Bearer " + token + " x="},
+		{"kremote", "whoami", "", "key= auth=" + redactedPlaceholder + " x="},
 	} {
 		var args map[string]any
 		if c.arg != "" {
@@ -121,6 +144,14 @@ func TestKeychainSecretsResolveAtStart(t *testing.T) {
 		}
 		if got := resultText(res); got != c.want {
 			t.Errorf("%s %s %s = %q, want %q", c.server, c.tool, c.arg, got, c.want)
+		}
+		// The Tools tab's path (audited, shown) scrubs the same.
+		out, err := svc.CallTool(ToolCallRequest{CallID: "c-" + c.server + c.arg, Server: c.server, Tool: c.tool, Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resultText(out.Result); got != c.want {
+			t.Errorf("Tools tab: %s %s %s = %q, want %q", c.server, c.tool, c.arg, got, c.want)
 		}
 	}
 
@@ -162,8 +193,12 @@ func TestKeychainSecretsResolveAtStart(t *testing.T) {
 		evs.Write(b)
 	}
 	viewsJSON, _ := json.Marshal(views)
+	audit := svc.audit.(*auditRecorder).String()
+	if !strings.Contains(audit, plainPath) {
+		t.Errorf("the audit log lacks the calls: %s", audit)
+	}
 	for _, secret := range []string{apiKey, token} {
-		for where, text := range map[string]string{"config file": readFile(t, path), "app log": logged.String(),
+		for where, text := range map[string]string{"config file": readFile(t, path), "app log": logged.String(), "audit log": audit,
 			"JSON-RPC log": rpc.String(), "events": evs.String(), "ListServers": string(viewsJSON)} {
 			if strings.Contains(text, secret) {
 				t.Errorf("%s shows the secret %q:\n%s", where, secret, text)
@@ -268,8 +303,8 @@ func TestKeychainMigration(t *testing.T) {
 	}
 	waitState(t, p, "legacy", events.StateConnected, 20*time.Second)
 	res, err := p.CallTool(context.Background(), "legacy", "env", map[string]any{"name": "GITHUB_TOKEN"})
-	if err != nil || resultText(res) != key {
-		t.Fatalf("GITHUB_TOKEN after the move = %q, %v", resultText(res), err)
+	if err != nil || resultText(res) != redactedPlaceholder {
+		t.Fatalf("GITHUB_TOKEN after the move = %q, %v; want the echoed token scrubbed", resultText(res), err)
 	}
 
 	// A keychain that cannot be used moves nothing.

@@ -325,6 +325,7 @@ func (p *Pool) CallTool(ctx context.Context, id, tool string, args map[string]an
 	err := p.Do(ctx, id, func(ctx context.Context, s *Session) error {
 		var err error
 		res, err = s.Client.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, Arguments: args}})
+		res = s.scrubResult(res)
 		return err
 	})
 	return res, err

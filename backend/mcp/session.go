@@ -257,15 +257,19 @@ func (d *dialer) startStdio(ctx context.Context, srv mcpconfig.Server, redact *R
 	vars := envMap(base)
 	lookup := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
 	expanded := mcpconfig.Server{Env: make(map[string]string, len(srv.Env))}
+	var fromKeychain []string
 	done := func(p *process, err error) (*process, *Redactor, error) {
-		return p, redact.with(expanded.SecretValues()), err
+		return p, redact.with(expanded.SecretValues()).withKeychain(fromKeychain), err
 	}
 
 	env := append([]string(nil), base...)
 	for _, k := range sortedKeys(srv.Env) {
-		v, err := d.pairValue(srv, mcpconfig.EnvPair, k, lookup)
+		v, kc, err := d.pairValue(srv, mcpconfig.EnvPair, k, lookup)
 		if err != nil {
 			return done(nil, err)
+		}
+		if kc {
+			fromKeychain = append(fromKeychain, v)
 		}
 		expanded.Env[k] = v
 		env = append(env, k+"="+v)
@@ -301,17 +305,17 @@ func (d *dialer) startStdio(ctx context.Context, srv mcpconfig.Server, redact *R
 
 // pairValue returns the value srv's env variable or header name has at
 // start: read from the keychain for a keychain reference (used as it is),
-// else with ${VAR} references expanded.
-func (d *dialer) pairValue(srv mcpconfig.Server, kind mcpconfig.PairKind, name string, lookup func(string) (string, bool)) (string, error) {
+// else with ${VAR} references expanded; fromKeychain says which.
+func (d *dialer) pairValue(srv mcpconfig.Server, kind mcpconfig.PairKind, name string, lookup func(string) (string, bool)) (value string, fromKeychain bool, err error) {
 	raw := pairsOf(srv, kind)[name]
 	if v, ok, err := resolveKeychain(d.secrets, srv.ID, kind, name, raw); ok {
-		return v, err
+		return v, true, err
 	}
 	v, err := d.env.Expand(raw, lookup)
 	if err != nil {
-		return "", fmt.Errorf("%s %s: %w", kind, name, err)
+		return "", false, fmt.Errorf("%s %s: %w", kind, name, err)
 	}
-	return v, nil
+	return v, false, nil
 }
 
 // remoteTransport builds a Streamable HTTP or SSE transport that sends its
@@ -323,19 +327,23 @@ func (d *dialer) remoteTransport(ctx context.Context, srv mcpconfig.Server, kind
 	lookup := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
 	headers := make(map[string]string, len(srv.Headers))
 	expanded := mcpconfig.Server{Headers: headers}
+	var fromKeychain []string
 	for _, k := range sortedKeys(srv.Headers) {
-		ev, err := d.pairValue(srv, mcpconfig.HeaderPair, k, lookup)
+		ev, kc, err := d.pairValue(srv, mcpconfig.HeaderPair, k, lookup)
 		if err != nil {
-			return nil, redact.with(expanded.SecretValues()), err
+			return nil, redact.with(expanded.SecretValues()).withKeychain(fromKeychain), err
+		}
+		if kc {
+			fromKeychain = append(fromKeychain, ev)
 		}
 		headers[k] = ev
 	}
 	url, err := d.env.Expand(srv.URL, lookup)
 	if err != nil {
-		return nil, redact.with(expanded.SecretValues()), fmt.Errorf("url: %w", err)
+		return nil, redact.with(expanded.SecretValues()).withKeychain(fromKeychain), fmt.Errorf("url: %w", err)
 	}
 	expanded.URL = url
-	redact = redact.with(expanded.SecretValues())
+	redact = redact.with(expanded.SecretValues()).withKeychain(fromKeychain)
 	logger := redactingLogger(d.logger, redact).With("server", srv.ID)
 	if kind == mcpconfig.SSE {
 		t, err := transport.NewSSE(url, transport.WithHeaders(headers), transport.WithHTTPClient(hc), transport.WithSSELogger(logger))
