@@ -62,11 +62,17 @@ export default function ({ test, expect, startApp, openPage, shots, testServer }
       await form.getByTestId('server-env-stored').waitFor({ timeout: 10000 });
       const shown = await form.getByTestId('server-env-value').evaluateAll((els) => els.map((e) => [e.value, e.type]));
       expect(JSON.stringify(shown) === JSON.stringify([[TOOLS_PATH, 'text']]), `values shown: ${JSON.stringify(shown)}`);
-      expect((await form.getByTestId('server-env-stored').innerText()).includes('In the keychain'), 'the secret is not marked as in the keychain');
+      expect((await form.getByTestId('server-env-stored').innerText()).includes('In keychain'), 'the secret is not marked as in the keychain');
       expect(!(await page.content()).includes(API_KEY), 'the secret is in the page before Reveal');
       const views = await page.evaluate(() => window.go.mcp.MCPPool.ListServers());
       expect(!JSON.stringify(views).includes(API_KEY), 'ListServers sent the secret');
       await page.screenshot({ path: join(shots, 'server-secrets-form.png') });
+      // At 900 px the stored secret's label and its buttons still fit.
+      await page.setViewportSize({ width: 900, height: 600 });
+      const where = form.getByTestId('server-env-stored');
+      const fits = await where.evaluate((el) => el.scrollWidth <= el.clientWidth);
+      await page.screenshot({ path: join(shots, 'server-secrets-form-900.png') });
+      expect(fits, 'the stored secret label is cut at 900 px');
 
       // Reveal fetches it on demand.
       await form.getByTestId('server-env-reveal').click();

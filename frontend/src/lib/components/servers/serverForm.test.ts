@@ -198,7 +198,7 @@ describe('Server form', () => {
     expect(screen.getByTestId('server-id')).toHaveValue('db');
     // Secrets never come back; they show as stored. Plain values are shown.
     expect(within(form).getAllByTestId('server-env-stored')).toHaveLength(1);
-    expect(within(form).getByTestId('server-env-stored')).toHaveTextContent('In the config file, in plain text');
+    expect(within(form).getByTestId('server-env-stored')).toHaveTextContent('Plain text in file');
     expect(within(form).getAllByTestId('server-env-value').map((i) => (i as HTMLInputElement).value)).toEqual(['admin']);
     expect(screen.getByTestId('server-timeout')).toHaveValue('15000');
 

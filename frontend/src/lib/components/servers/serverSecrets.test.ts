@@ -73,7 +73,7 @@ describe('Server secrets', () => {
     await waitFor(() => expect(screen.queryByTestId('server-form')).not.toBeInTheDocument());
     await user.click(serverRow('tools').getByTestId('server-edit'));
     expect(values('server-env-value')).toEqual(['/opt/tools/bin:/usr/bin']);
-    expect(screen.getByTestId('server-env-stored')).toHaveTextContent('In the keychain');
+    expect(screen.getByTestId('server-env-stored')).toHaveTextContent('In keychain');
     expect(screen.getByTestId('server-form')).not.toHaveTextContent('sk-live-123');
     expect(fake.callsOf('RevealSecret')).toEqual([]);
     await user.click(screen.getByTestId('server-env-reveal'));
