@@ -232,20 +232,6 @@ func moveLiterals(s mcpconfig.Server, kind mcpconfig.PairKind, put map[string]st
 	return out, n
 }
 
-// LiteralSecrets returns how many env and header values of srv look secret
-// and are written in the config file in plain text.
-func LiteralSecrets(srv mcpconfig.Server) int {
-	n := 0
-	for _, kind := range []mcpconfig.PairKind{mcpconfig.EnvPair, mcpconfig.HeaderPair} {
-		for k, v := range pairsOf(srv, kind) {
-			if mcpconfig.LooksSecret(kind, k, v) {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 // SecretValue returns the stored value of one env variable or header of a
 // server: read from the keychain when the config holds its reference.
 func (p *Pool) SecretValue(id string, kind mcpconfig.PairKind, name string) (string, error) {

@@ -427,8 +427,8 @@ func cloneConfig(c *mcpconfig.Config) *mcpconfig.Config {
 }
 
 // SaveServer adds a server (originalID "") or replaces the one stored as
-// originalID, which may rename it.
-// Keychain entries the old server referred to and srv does not are deleted.
+// originalID, which may rename it. Keychain entries the old server referred
+// to and srv does not are deleted.
 func (p *Pool) SaveServer(originalID string, srv mcpconfig.Server) error {
 	return p.SaveServerSecrets(originalID, srv, nil)
 }
