@@ -11,6 +11,17 @@ const API_KEY = 'e2e-apikey-Kc7Qx2Lm9Rt4';
 const TOOLS_PATH = '/opt/e2e-tools/bin:/usr/local/bin';
 const LEGACY_TOKEN = 'ghp_E2eLegacyToken0123456789abcdef';
 
+// axeViolations runs axe-core (WCAG 2.0–2.2 A and AA) on the elements that
+// match selector and returns its violations as "rule: target" lines.
+async function axeViolations(page, root, selector) {
+  const source = readFileSync(join(root, 'frontend/node_modules/axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(source); // evaluate is not subject to the page's CSP
+  return page.evaluate(async (selector) => {
+    const r = await window.axe.run(selector, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] });
+    return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+  }, selector);
+}
+
 // callWhenConnected calls the test server's env tool, waiting (up to 20 s)
 // while the server is (re)connecting.
 async function callWhenConnected(page, server, name) {
@@ -25,7 +36,7 @@ async function callWhenConnected(page, server, name) {
   }
 }
 
-export default function ({ test, expect, startApp, openPage, shots, testServer }) {
+export default function ({ test, expect, startApp, openPage, shots, testServer, root }) {
   const config = (app) => JSON.parse(readFileSync(join(app.data, 'mcp.config.json'), 'utf8'));
 
   test('server secrets: API_KEY goes to the keychain as a reference, a path stays plain and is shown, the secret is masked until revealed', async () => {
@@ -81,6 +92,12 @@ export default function ({ test, expect, startApp, openPage, shots, testServer }
       const views = await page.evaluate(() => window.go.mcp.MCPPool.ListServers());
       expect(!JSON.stringify(views).includes(API_KEY), 'ListServers sent the secret');
       await page.screenshot({ path: join(shots, 'server-secrets-form.png') });
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const found = await axeViolations(page, root, '[data-testid="server-env"]');
+        expect(found.length === 0, `axe (${scheme}) on the env rows: ${found.join('; ')}`);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
       // At 900 px the stored secret's label and its buttons still fit.
       await page.setViewportSize({ width: 900, height: 600 });
       const where = form.getByTestId('server-env-stored');
@@ -121,6 +138,11 @@ export default function ({ test, expect, startApp, openPage, shots, testServer }
       const notice = page.getByTestId('secrets-notice');
       await notice.waitFor({ timeout: 10000 });
       expect((await notice.innerText()).includes('1 secret is written in plain text in mcp.config.json'), `notice: ${await notice.innerText()}`);
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const found = await axeViolations(page, root, '[data-testid="secrets-notice"]');
+        expect(found.length === 0, `axe (${scheme}) on the notice: ${found.join('; ')}`);
+      }
       expect(!(await page.content()).includes(LEGACY_TOKEN), 'the literal secret is in the page');
       await notice.getByTestId('secrets-move').click();
       await notice.waitFor({ state: 'detached', timeout: 10000 });
