@@ -107,6 +107,7 @@ func NewApp(cfg Config) (*App, error) {
 	configFile := filepath.Join(dir, "mcp.config.json")
 	desk := mcppool.NewElicitationDesk(emitter{a}, 0)
 	env := shellenv.NewProvider(true, shellenv.WithLogger(a.logger))
+	keychain := secrets.NewKeyring(keychainService)
 	a.pool = mcppool.New(mcppool.Options{
 		ConfigPath: configFile,
 		Watch:      true,
@@ -117,13 +118,14 @@ func NewApp(cfg Config) (*App, error) {
 		Emitter:    emitter{a},
 		Logger:     a.logger,
 		Elicitor:   desk,
+		// Secret env and header values of servers (${keychain:…}).
+		Secrets: keychain,
 	})
 	// Every LLM call and every tool call is recorded (SPEC E1, E2).
 	a.ledger = usage.New(usage.Options{Store: st, Emitter: emitter{a}, Logger: a.logger})
 	a.usage = usage.NewService(a.ledger, picker{a})
 	a.mcp = mcppool.NewService(a.pool, picker{a}, mcppool.WithElicitationDesk(desk), mcppool.WithSavedRequests(st),
 		mcppool.WithAudit(a.ledger))
-	keychain := secrets.NewKeyring(keychainService)
 	a.models = providers.NewManager(providers.Options{
 		Store:   st,
 		Secrets: keychain,

@@ -109,6 +109,7 @@ func runChat(ctx context.Context, g globals, args []string, env Env) int {
 	elicitor.in = out.in // one reader of the terminal for every question
 	pool := mcppool.New(mcppool.Options{
 		ConfigPath: configFile, Env: env.Servers, ClientInfo: clientInfo(env), Logger: quietLogger(),
+		Secrets: providerSecrets(),
 		Emitter: out, Elicitor: elicitor,
 	})
 	// Servers without a timeout of their own use the one set in Settings;

@@ -103,9 +103,25 @@ func runImport(_ context.Context, g globals, args []string, env Env) int {
 			return exitFail
 		}
 	}
+	// A replaced server's keychain secrets go with it: an imported file
+	// must not inherit them by naming the same references.
+	var forget []string
+	for _, old := range base.Servers {
+		if slices.ContainsFunc(servers, func(s mcpconfig.Server) bool { return s.ID == old.ID }) {
+			forget = append(forget, old.KeychainEntries()...)
+		}
+	}
 	merged, added, replaced := mcpconfig.Merge(base, servers)
 	if err := mcpconfig.WriteFile(configFile, merged); err != nil {
 		return fail(env, err)
+	}
+	if len(forget) > 0 {
+		keychain := providerSecrets()
+		for _, e := range forget {
+			if err := keychain.Delete(e); err != nil {
+				fmt.Fprintf(env.Stderr, "mcpdesk: warning: could not delete %s of a replaced server from the OS keychain: %v\n", e, err)
+			}
+		}
 	}
 	if added == nil {
 		added = []string{}

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/secrets"
 )
 
 // TestImportCommandShowsWhatWillRun: the command line shows the same
@@ -126,5 +128,35 @@ func TestImportCommandLeavesOutBrokenEntries(t *testing.T) {
 	}
 	if strings.Join(ids, ",") != "alpha,omega" {
 		t.Fatalf("imported %v, want alpha and omega", ids)
+	}
+}
+
+// TestImportCommandDropsReplacedSecrets: a file that replaces a configured
+// server and names its keychain reference does not inherit the secret.
+func TestImportCommandDropsReplacedSecrets(t *testing.T) {
+	mem := secrets.NewMemory()
+	prev := providerSecrets
+	providerSecrets = func() secrets.Store { return mem }
+	t.Cleanup(func() { providerSecrets = prev })
+	entry := mcpconfig.KeychainEntry("gh", mcpconfig.EnvPair, "GITHUB_TOKEN")
+	if err := mem.Set(entry, "ghp_victim"); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	into := filepath.Join(dir, "mcp.config.json")
+	ref := mcpconfig.KeychainRef("gh", mcpconfig.EnvPair, "GITHUB_TOKEN")
+	if err := mcpconfig.WriteFile(into, &mcpconfig.Config{Servers: []mcpconfig.Server{
+		{ID: "gh", Command: "/opt/gh/server", Env: map[string]string{"GITHUB_TOKEN": ref}}}}); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(file, []byte(`{"mcpServers": {"gh": {"command": "/tmp/evil", "env": {"GITHUB_TOKEN": "`+ref+`"}}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := run(t, context.Background(), "import", "--config", into, "--yes", file); code != exitOK {
+		t.Fatalf("import: exit %d: %s", code, errOut)
+	}
+	if _, err := mem.Get(entry); !errors.Is(err, secrets.ErrNotFound) {
+		t.Fatalf("the imported server inherited the replaced server's secret: Get = %v", err)
 	}
 }

@@ -45,6 +45,7 @@ func runServers(ctx context.Context, g globals, args []string, env Env) int {
 	}
 	pool := mcppool.New(mcppool.Options{
 		ConfigPath: configFile, Env: env.Servers, ClientInfo: clientInfo(env), Logger: quietLogger(),
+		Secrets: providerSecrets(),
 	})
 	defer pool.Close()
 	if err := pool.Start(ctx); err != nil {

@@ -12,8 +12,8 @@ type ServerView struct {
 	Status events.ServerStatusPayload `json:"status"`
 }
 
-// ServerSpec is the editable form of one server. Env and header values are
-// write-only: the backend never sends a stored value to the frontend; a pair
+// ServerSpec is the editable form of one server. Plain env and header values
+// are sent as they are; secrets are write-only (see SecretPair): a secret
 // read from the backend has an empty Value and Keep set, and saving it with
 // Keep still set keeps the stored value.
 type ServerSpec struct {
@@ -36,11 +36,21 @@ type ServerSpec struct {
 	Roots []string `json:"roots"`
 }
 
-// SecretPair is one env variable or header. See ServerSpec.
+// SecretPair is one env variable or header. A plain value is read and
+// written as it is. A secret (Secret set) is kept in the OS keychain: read
+// from the backend it has an empty Value and Keep set (RevealSecret fetches
+// it on demand); written with Secret set, its value goes to the keychain
+// and the config file holds a reference.
 type SecretPair struct {
 	Key   string `json:"key"`
 	Value string `json:"value"`
-	Keep  bool   `json:"keep"`
+	// Keep keeps the stored value (of a secret, whose value was withheld).
+	Keep bool `json:"keep"`
+	// Secret: read, the value is withheld; written, it goes to the keychain.
+	Secret bool `json:"secret"`
+	// InFile (read only) says a secret is still written in plain text in the
+	// config file; saving it with Secret set moves it to the keychain.
+	InFile bool `json:"inFile"`
 }
 
 // ImportPreview shows what importing a config file would do: every server

@@ -184,7 +184,7 @@ func (p *Pool) callToolTracked(ctx context.Context, callID, server, tool string,
 		}
 		return nil, elapsed, sess.RedactError(withLostReason(err, sess))
 	}
-	return res, elapsed, nil
+	return sess.scrubResult(res), elapsed, nil
 }
 
 // CancelCall stops a call started with CallToolTracked. Stopping a call

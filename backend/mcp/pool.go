@@ -45,6 +45,9 @@ type Options struct {
 	// Sampler answers servers' sampling/createMessage (SPEC A11); nil
 	// declares no sampling capability. See also Pool.SetSampler.
 	Sampler Sampler
+	// Secrets holds the env and header values kept in the OS keychain
+	// (see keychain.go); nil: references to it fail to resolve.
+	Secrets SecretStore
 }
 
 // Pool holds one supervised connection per configured server.
@@ -102,6 +105,7 @@ func New(opts Options) *Pool {
 		log:        opts.Log,
 		clientInfo: opts.ClientInfo,
 		logger:     opts.Logger,
+		secrets:    opts.Secrets,
 		elicitor:   opts.Elicitor,
 		sampler:    p.sampling.get,
 		roots: func(id string) []string {
@@ -321,6 +325,7 @@ func (p *Pool) CallTool(ctx context.Context, id, tool string, args map[string]an
 	err := p.Do(ctx, id, func(ctx context.Context, s *Session) error {
 		var err error
 		res, err = s.Client.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, Arguments: args}})
+		res = s.scrubResult(res)
 		return err
 	})
 	return res, err
@@ -422,23 +427,10 @@ func cloneConfig(c *mcpconfig.Config) *mcpconfig.Config {
 }
 
 // SaveServer adds a server (originalID "") or replaces the one stored as
-// originalID, which may rename it.
+// originalID, which may rename it. Keychain entries the old server referred
+// to and srv does not are deleted.
 func (p *Pool) SaveServer(originalID string, srv mcpconfig.Server) error {
-	return p.update(func(cfg *mcpconfig.Config) error {
-		i := slices.IndexFunc(cfg.Servers, func(s mcpconfig.Server) bool { return s.ID == originalID })
-		if originalID != "" && i < 0 {
-			return unknownServer(originalID)
-		}
-		if srv.ID != originalID && slices.ContainsFunc(cfg.Servers, func(s mcpconfig.Server) bool { return s.ID == srv.ID }) {
-			return fmt.Errorf("a server with id %q already exists", srv.ID)
-		}
-		if i < 0 {
-			cfg.Servers = append(cfg.Servers, srv)
-		} else {
-			cfg.Servers[i] = srv
-		}
-		return nil
-	})
+	return p.SaveServerSecrets(originalID, srv, nil)
 }
 
 // SetToolEnabled turns one tool of a server on or off for models (SPEC A6);
@@ -454,16 +446,23 @@ func (p *Pool) SetToolEnabled(id, tool string, on bool) error {
 	})
 }
 
-// RemoveServer removes a server from the config and disconnects it.
+// RemoveServer removes a server from the config and disconnects it, and
+// deletes its secrets from the keychain.
 func (p *Pool) RemoveServer(id string) error {
-	return p.update(func(cfg *mcpconfig.Config) error {
+	var old []string
+	err := p.update(func(cfg *mcpconfig.Config) error {
 		i := slices.IndexFunc(cfg.Servers, func(s mcpconfig.Server) bool { return s.ID == id })
 		if i < 0 {
 			return unknownServer(id)
 		}
+		old = cfg.Servers[i].KeychainEntries()
 		cfg.Servers = slices.Delete(cfg.Servers, i, i+1)
 		return nil
 	})
+	if err == nil {
+		p.forgetSecrets(old)
+	}
+	return err
 }
 
 // SetEnabled enables or disables a server.
@@ -483,14 +482,24 @@ func (p *Pool) SetEnabled(id string, enabled bool) error {
 }
 
 // Import merges servers into the config: same ids are replaced in place,
-// new ones appended.
+// new ones appended. A replaced server's keychain secrets are deleted: an
+// imported file must not inherit them by naming the same references.
 func (p *Pool) Import(servers []mcpconfig.Server) (added, replaced []string, err error) {
+	var old []string
 	err = p.update(func(cfg *mcpconfig.Config) error {
+		for _, s := range cfg.Servers {
+			if slices.ContainsFunc(servers, func(n mcpconfig.Server) bool { return n.ID == s.ID }) {
+				old = append(old, s.KeychainEntries()...)
+			}
+		}
 		merged, a, r := mcpconfig.Merge(cfg, servers)
 		*cfg = *merged
 		added, replaced = a, r
 		return nil
 	})
+	if err == nil {
+		p.forgetSecrets(old)
+	}
 	return added, replaced, err
 }
 

@@ -2,8 +2,12 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // A server's secrets are known in two forms: as written in its config (the
@@ -19,11 +23,65 @@ func (r *Redactor) with(more []string) *Redactor {
 	if len(more) == 0 {
 		return r
 	}
-	var base []string
+	var base, keychain []string
 	if r != nil {
-		base = r.secrets
+		base, keychain = r.secrets, r.keychain
 	}
-	return NewRedactor(append(append([]string(nil), base...), more...))
+	out := NewRedactor(append(append([]string(nil), base...), more...))
+	out.keychain = keychain
+	return out
+}
+
+// withKeychain returns a Redactor for r's secrets and the values read from
+// the keychain, which it also keeps apart for tool results.
+func (r *Redactor) withKeychain(values []string) *Redactor {
+	if len(values) == 0 {
+		return r
+	}
+	out := r.with(values)
+	out.keychain = append(slices.Clone(out.keychain), values...)
+	return out
+}
+
+// scrubResult returns res with the values the session read from the OS
+// keychain replaced in its text, embedded text resources and structured
+// content: a server that echoes its key (an "env" tool, an error quoting
+// its Authorization header) must not put it in front of the user, the
+// model, the audit log or a conversation. Other env values (paths and
+// the like) stay: results quote them for good reasons.
+func (s *Session) scrubResult(res *mcp.CallToolResult) *mcp.CallToolResult {
+	if res == nil || s.redact == nil || len(s.redact.keychain) == 0 {
+		return res
+	}
+	r := NewRedactor(s.redact.keychain)
+	out := *res
+	out.Content = make([]mcp.Content, len(res.Content))
+	for i, c := range res.Content {
+		switch v := c.(type) {
+		case mcp.TextContent:
+			v.Text = r.Redact(v.Text)
+			out.Content[i] = v
+		case mcp.EmbeddedResource:
+			if t, ok := v.Resource.(mcp.TextResourceContents); ok {
+				t.Text = r.Redact(t.Text)
+				v.Resource = t
+			}
+			out.Content[i] = v
+		default:
+			out.Content[i] = c
+		}
+	}
+	if res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
+			if clean := r.Redact(string(b)); clean != string(b) {
+				var v any
+				if json.Unmarshal([]byte(clean), &v) == nil {
+					out.StructuredContent = v
+				}
+			}
+		}
+	}
+	return &out
 }
 
 // Redact returns text with the session's secrets — literal and expanded —

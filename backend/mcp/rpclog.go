@@ -218,6 +218,9 @@ func (l *RPCLog) flush() {
 type Redactor struct {
 	literal *strings.Replacer
 	secrets []string // the values it was made for
+	// keychain are the values read from the OS keychain: also scrubbed
+	// from tool results (see Session.scrubResult).
+	keychain []string
 }
 
 var (

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/mcpconfig"
@@ -74,7 +75,9 @@ func (s *MCPPool) ListServers() ([]ServerView, error) {
 }
 
 // SaveServer adds (originalID "") or updates a server and returns it as
-// stored. Env and header pairs with Keep set keep their stored values.
+// stored. Env and header pairs with Keep set keep their stored values;
+// pairs with Secret set go to the OS keychain, and the config file holds a
+// reference in their place.
 func (s *MCPPool) SaveServer(originalID string, spec ServerSpec) (ServerView, error) {
 	var prev mcpconfig.Server
 	if originalID != "" {
@@ -83,11 +86,11 @@ func (s *MCPPool) SaveServer(originalID string, spec ServerSpec) (ServerView, er
 			return ServerView{}, err
 		}
 	}
-	srv, err := configFromSpec(spec, prev)
+	srv, put, err := configFromSpec(spec, prev, s.pool.opts.Secrets)
 	if err != nil {
 		return ServerView{}, err
 	}
-	if err := s.pool.SaveServer(originalID, srv); err != nil {
+	if err := s.pool.SaveServerSecrets(originalID, srv, put); err != nil {
 		return ServerView{}, err
 	}
 	st, _ := s.pool.Status(srv.ID)
@@ -141,18 +144,18 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// specFromConfig converts a stored server to its editable form, withholding
-// env and header values.
+// specFromConfig converts a stored server to its editable form: plain env
+// and header values as they are, secrets withheld (see SecretPair).
 func specFromConfig(c mcpconfig.Server) ServerSpec {
 	return ServerSpec{
 		ID:              c.ID,
 		Type:            string(c.Effective()),
 		Command:         c.Command,
 		Args:            nonNil(c.Args),
-		Env:             withheld(c.Env),
+		Env:             withheld(c.ID, mcpconfig.EnvPair, c.Env),
 		Cwd:             c.Cwd,
 		URL:             c.URL,
-		Headers:         withheld(c.Headers),
+		Headers:         withheld(c.ID, mcpconfig.HeaderPair, c.Headers),
 		Enabled:         isEnabled(c),
 		TimeoutMs:       c.TimeoutMs,
 		MaxConcurrency:  c.MaxConcurrency,
@@ -162,27 +165,41 @@ func specFromConfig(c mcpconfig.Server) ServerSpec {
 	}
 }
 
-func withheld(m map[string]string) []SecretPair {
+// withheld returns the pairs of m as the form shows them: a keychain
+// reference or a value that looks secret as a kept secret without its
+// value, any other value as it is.
+func withheld(id string, kind mcpconfig.PairKind, m map[string]string) []SecretPair {
 	out := make([]SecretPair, 0, len(m))
 	for _, k := range sortedKeys(m) {
-		out = append(out, SecretPair{Key: k, Keep: true})
+		v := m[k]
+		switch {
+		case mcpconfig.MentionsKeychain(v):
+			out = append(out, SecretPair{Key: k, Keep: true, Secret: true})
+		case mcpconfig.LooksSecret(kind, k, v):
+			out = append(out, SecretPair{Key: k, Keep: true, Secret: true, InFile: true})
+		default:
+			out = append(out, SecretPair{Key: k, Value: v})
+		}
 	}
 	return out
 }
 
-// configFromSpec converts the form back, taking kept secret values from
-// prev. Fields the form does not edit (allow/deny lists, unknown fields)
-// are carried over from prev.
-func configFromSpec(spec ServerSpec, prev mcpconfig.Server) (mcpconfig.Server, error) {
-	env, err := merged("env", spec.Env, prev.Env)
+// configFromSpec converts the form back, taking kept values from prev (and
+// from the keychain, through store, when one moves). Pairs marked Secret
+// become keychain references; put returns the keychain entries to write
+// (entry → value). Fields the form does not edit (allow/deny lists, unknown
+// fields) are carried over from prev.
+func configFromSpec(spec ServerSpec, prev mcpconfig.Server, store SecretStore) (srv mcpconfig.Server, put map[string]string, err error) {
+	m := pairMerge{id: spec.ID, prev: prev, store: store, put: map[string]string{}}
+	env, err := m.merge(mcpconfig.EnvPair, spec.Env)
 	if err != nil {
-		return mcpconfig.Server{}, err
+		return mcpconfig.Server{}, nil, err
 	}
-	headers, err := merged("header", spec.Headers, prev.Headers)
+	headers, err := m.merge(mcpconfig.HeaderPair, spec.Headers)
 	if err != nil {
-		return mcpconfig.Server{}, err
+		return mcpconfig.Server{}, nil, err
 	}
-	srv := prev
+	srv = prev
 	srv.ID = spec.ID
 	srv.Type = mcpconfig.Transport(spec.Type)
 	srv.Command, srv.Args, srv.Env, srv.Cwd = "", nil, nil, ""
@@ -194,10 +211,12 @@ func configFromSpec(spec ServerSpec, prev mcpconfig.Server) (mcpconfig.Server, e
 		if prev.Type == "" {
 			srv.Type = ""
 		}
+		m.drop(mcpconfig.HeaderPair)
 	case mcpconfig.HTTP, mcpconfig.SSE:
 		srv.URL, srv.Headers = spec.URL, headers
+		m.drop(mcpconfig.EnvPair)
 	default:
-		return mcpconfig.Server{}, fmt.Errorf("server %q: field \"type\": must be stdio, http or sse, not %q", spec.ID, spec.Type)
+		return mcpconfig.Server{}, nil, fmt.Errorf("server %q: field \"type\": must be stdio, http or sse, not %q", spec.ID, spec.Type)
 	}
 	srv.Enabled = nil
 	if !spec.Enabled {
@@ -210,30 +229,67 @@ func configFromSpec(spec ServerSpec, prev mcpconfig.Server) (mcpconfig.Server, e
 	if len(spec.Roots) > 0 {
 		srv.Roots = slices.Clone(spec.Roots)
 	}
-	return srv, nil
+	return srv, m.put, nil
 }
 
-func merged(what string, pairs []SecretPair, prev map[string]string) (map[string]string, error) {
+// pairMerge turns the form's pairs back into config values.
+type pairMerge struct {
+	id    string // the server's id as saved
+	prev  mcpconfig.Server
+	store SecretStore
+	put   map[string]string // keychain entry → value
+}
+
+// merge returns the config values of pairs of kind.
+func (m *pairMerge) merge(kind mcpconfig.PairKind, pairs []SecretPair) (map[string]string, error) {
 	if len(pairs) == 0 {
 		return nil, nil
 	}
+	prev := pairsOf(m.prev, kind)
 	out := make(map[string]string, len(pairs))
 	for _, p := range pairs {
 		if p.Key == "" {
-			return nil, fmt.Errorf("%s: a name is required", what)
+			return nil, fmt.Errorf("%s: a name is required", kind)
 		}
 		if _, dup := out[p.Key]; dup {
-			return nil, fmt.Errorf("%s %q: given twice", what, p.Key)
+			return nil, fmt.Errorf("%s %q: given twice", kind, p.Key)
 		}
+		ref := mcpconfig.KeychainRef(m.id, kind, p.Key)
+		value := p.Value
 		if p.Keep {
-			v, ok := prev[p.Key]
+			stored, ok := prev[p.Key]
 			if !ok {
-				return nil, fmt.Errorf("%s %q: no stored value to keep; enter a value", what, p.Key)
+				return nil, fmt.Errorf("%s %q: no stored value to keep; enter a value", kind, p.Key)
 			}
-			out[p.Key] = v
+			if p.Secret && stored == ref {
+				out[p.Key] = ref // unchanged, in the keychain already
+				continue
+			}
+			v, isRef, err := resolveKeychain(m.store, m.prev.ID, kind, p.Key, stored)
+			if err != nil {
+				return nil, err
+			}
+			if isRef {
+				stored = v
+			}
+			value = stored
+		}
+		if p.Secret {
+			out[p.Key] = ref
+			m.put[mcpconfig.KeychainEntry(m.id, kind, p.Key)] = value
 			continue
 		}
-		out[p.Key] = p.Value
+		out[p.Key] = value
 	}
 	return out, nil
+}
+
+// drop forgets the values of kind: a server that changed transport keeps
+// no env (or no headers), so nothing of that kind goes to the keychain.
+func (m *pairMerge) drop(kind mcpconfig.PairKind) {
+	for k := range m.put {
+		if strings.HasPrefix(k, mcpconfig.KeychainEntry(m.id, kind, "")) {
+			delete(m.put, k)
+		}
+	}
 }

@@ -21,7 +21,7 @@ func TestSpecRoundTripKeepsSecrets(t *testing.T) {
 	}
 	// Keep GITHUB_TOKEN, replace LOG, add NEW.
 	spec.Env = []SecretPair{{Key: "GITHUB_TOKEN", Keep: true}, {Key: "LOG", Value: "info"}, {Key: "NEW", Value: "1"}}
-	got, err := configFromSpec(spec, prev)
+	got, _, err := configFromSpec(spec, prev, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestSpecRoundTripKeepsSecrets(t *testing.T) {
 	// Keep without a stored value, duplicate keys and empty keys are errors.
 	for _, bad := range [][]SecretPair{{{Key: "MISSING", Keep: true}}, {{Key: "A", Value: "1"}, {Key: "A", Value: "2"}}, {{Value: "x"}}} {
 		spec.Env = bad
-		if _, err := configFromSpec(spec, prev); err == nil {
+		if _, _, err := configFromSpec(spec, prev, nil); err == nil {
 			t.Errorf("accepted %+v", bad)
 		}
 	}
@@ -44,7 +44,7 @@ func TestSpecRoundTripKeepsSecrets(t *testing.T) {
 	// Switching to HTTP drops the stdio fields.
 	spec = ServerSpec{ID: "gh", Type: "http", URL: "https://example.com/mcp", Enabled: false,
 		Headers: []SecretPair{{Key: "Authorization", Value: "Bearer x"}}}
-	got, err = configFromSpec(spec, prev)
+	got, _, err = configFromSpec(spec, prev, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

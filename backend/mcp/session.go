@@ -67,6 +67,8 @@ type dialer struct {
 	log        *RPCLog
 	clientInfo mcp.Implementation
 	logger     *slog.Logger
+	// secrets resolves keychain references in env and headers.
+	secrets SecretStore
 	// elicitor answers servers' questions; nil declares no elicitation.
 	elicitor Elicitor
 	// sampler returns the Sampler answering sampling/createMessage; nil,
@@ -255,15 +257,19 @@ func (d *dialer) startStdio(ctx context.Context, srv mcpconfig.Server, redact *R
 	vars := envMap(base)
 	lookup := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
 	expanded := mcpconfig.Server{Env: make(map[string]string, len(srv.Env))}
+	var fromKeychain []string
 	done := func(p *process, err error) (*process, *Redactor, error) {
-		return p, redact.with(expanded.SecretValues()), err
+		return p, redact.with(expanded.SecretValues()).withKeychain(fromKeychain), err
 	}
 
 	env := append([]string(nil), base...)
 	for _, k := range sortedKeys(srv.Env) {
-		v, err := d.env.Expand(srv.Env[k], lookup)
+		v, kc, err := d.pairValue(srv, mcpconfig.EnvPair, k, lookup)
 		if err != nil {
-			return done(nil, fmt.Errorf("env %s: %w", k, err))
+			return done(nil, err)
+		}
+		if kc {
+			fromKeychain = append(fromKeychain, v)
 		}
 		expanded.Env[k] = v
 		env = append(env, k+"="+v)
@@ -297,6 +303,21 @@ func (d *dialer) startStdio(ctx context.Context, srv mcpconfig.Server, redact *R
 	return done(startProcess(processSpec{Path: run.Path, Args: run.Args, CmdLine: run.Line, Env: flattenEnv(merged), Dir: cwd}))
 }
 
+// pairValue returns the value srv's env variable or header name has at
+// start: read from the keychain for a keychain reference (used as it is),
+// else with ${VAR} references expanded; fromKeychain says which.
+func (d *dialer) pairValue(srv mcpconfig.Server, kind mcpconfig.PairKind, name string, lookup func(string) (string, bool)) (value string, fromKeychain bool, err error) {
+	raw := pairsOf(srv, kind)[name]
+	if v, ok, err := resolveKeychain(d.secrets, srv.ID, kind, name, raw); ok {
+		return v, true, err
+	}
+	v, err := d.env.Expand(raw, lookup)
+	if err != nil {
+		return "", false, fmt.Errorf("%s %s: %w", kind, name, err)
+	}
+	return v, false, nil
+}
+
 // remoteTransport builds a Streamable HTTP or SSE transport that sends its
 // requests with hc. Like startStdio, it returns redact extended with the
 // secrets expansion produced; the transport logs through it (mcp-go's
@@ -306,19 +327,23 @@ func (d *dialer) remoteTransport(ctx context.Context, srv mcpconfig.Server, kind
 	lookup := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
 	headers := make(map[string]string, len(srv.Headers))
 	expanded := mcpconfig.Server{Headers: headers}
+	var fromKeychain []string
 	for _, k := range sortedKeys(srv.Headers) {
-		ev, err := d.env.Expand(srv.Headers[k], lookup)
+		ev, kc, err := d.pairValue(srv, mcpconfig.HeaderPair, k, lookup)
 		if err != nil {
-			return nil, redact.with(expanded.SecretValues()), fmt.Errorf("header %s: %w", k, err)
+			return nil, redact.with(expanded.SecretValues()).withKeychain(fromKeychain), err
+		}
+		if kc {
+			fromKeychain = append(fromKeychain, ev)
 		}
 		headers[k] = ev
 	}
 	url, err := d.env.Expand(srv.URL, lookup)
 	if err != nil {
-		return nil, redact.with(expanded.SecretValues()), fmt.Errorf("url: %w", err)
+		return nil, redact.with(expanded.SecretValues()).withKeychain(fromKeychain), fmt.Errorf("url: %w", err)
 	}
 	expanded.URL = url
-	redact = redact.with(expanded.SecretValues())
+	redact = redact.with(expanded.SecretValues()).withKeychain(fromKeychain)
 	logger := redactingLogger(d.logger, redact).With("server", srv.ID)
 	if kind == mcpconfig.SSE {
 		t, err := transport.NewSSE(url, transport.WithHeaders(headers), transport.WithHTTPClient(hc), transport.WithSSELogger(logger))

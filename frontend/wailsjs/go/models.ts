@@ -1273,6 +1273,8 @@ export namespace mcp {
 	    key: string;
 	    value: string;
 	    keep: boolean;
+	    secret: boolean;
+	    inFile: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SecretPair(source);
@@ -1283,6 +1285,8 @@ export namespace mcp {
 	        this.key = source["key"];
 	        this.value = source["value"];
 	        this.keep = source["keep"];
+	        this.secret = source["secret"];
+	        this.inFile = source["inFile"];
 	    }
 	}
 	export class ServerSpec {

@@ -99,6 +99,8 @@ export interface MCPPoolBackend {
   AnswerElicitation(id: string, action: ElicitationAction, content: Record<string, unknown> | null): Promise<void>;
   Defaults(): Promise<PoolDefaults>;
   SaveDefaults(d: PoolDefaults): Promise<PoolDefaults>;
+  RevealSecret(server: string, kind: 'env' | 'header', name: string): Promise<string>;
+  MoveSecretsToKeychain(ids: string[]): Promise<number>;
 }
 
 /** The settings.Service bound from Go. */

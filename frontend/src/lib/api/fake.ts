@@ -4,6 +4,7 @@
 // every call. Production code never imports it: main.ts loads it only
 // behind `import.meta.env.DEV`, which the production build removes.
 
+import { looksSecret, type PairKind } from '../util/secretLook';
 import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
 import type {
   AppInfo,
@@ -191,8 +192,15 @@ interface Stored {
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-function withheld(pairs: SecretPair[]): SecretPair[] {
-  return pairs.map((p) => ({ key: p.key, value: '', keep: true }));
+// withheld shows stored pairs as MCPPool.ListServers does: a pair in the
+// keychain (secret) or a literal that looks secret is withheld, any other
+// value is shown as it is.
+function withheld(kind: PairKind, pairs: SecretPair[]): SecretPair[] {
+  return pairs.map((p) => {
+    if (p.secret) return { key: p.key, value: '', keep: true, secret: true, inFile: false };
+    if (looksSecret(kind, p.key, p.value)) return { key: p.key, value: '', keep: true, secret: true, inFile: true };
+    return { key: p.key, value: p.value, keep: false, secret: false, inFile: false };
+  });
 }
 
 /** FakeBackend is an in-memory Backend that records its calls. */
@@ -440,7 +448,7 @@ export class FakeBackend implements Backend {
 
   #view(s: Stored): ServerView {
     return {
-      spec: { ...structuredClone(s.spec), env: withheld(s.spec.env), headers: withheld(s.spec.headers) },
+      spec: { ...structuredClone(s.spec), env: withheld('env', s.spec.env), headers: withheld('header', s.spec.headers) },
       status: structuredClone(s.status),
     };
   }
@@ -483,11 +491,14 @@ export class FakeBackend implements Backend {
     for (const p of pairs) {
       if (!p.key) throw `${what}: a name is required`;
       if (out.some((o) => o.key === p.key)) throw `${what} "${p.key}": given twice`;
+      // Stored pairs keep their values; secret marks those in the keychain.
+      let value = p.value;
       if (p.keep) {
         const old = prev.find((o) => o.key === p.key);
         if (!old) throw `${what} "${p.key}": no stored value to keep; enter a value`;
-        out.push({ key: p.key, value: old.value, keep: false });
-      } else out.push({ key: p.key, value: p.value, keep: false });
+        value = old.value;
+      }
+      out.push({ key: p.key, value, keep: false, secret: !!p.secret });
     }
     return out;
   }
@@ -727,6 +738,32 @@ export class FakeBackend implements Backend {
     Defaults: async () => {
       this.#record('Defaults', []);
       return { ...this.poolDefaults };
+    },
+    RevealSecret: async (server, kind, name) => {
+      this.#record('RevealSecret', [server, kind, name]);
+      const s = this.servers.get(server);
+      if (!s) throw `no server with id "${server}"`;
+      const pair = (kind === 'env' ? s.spec.env : s.spec.headers).find((p) => p.key === name);
+      if (!pair) throw `server "${server}" has no ${kind} "${name}"`;
+      return pair.value;
+    },
+    MoveSecretsToKeychain: async (ids) => {
+      this.#record('MoveSecretsToKeychain', [ids]);
+      for (const id of ids) if (!this.servers.has(id)) throw `no server with id "${id}"`;
+      let moved = 0;
+      for (const [id, s] of this.servers) {
+        if (ids.length > 0 && !ids.includes(id)) continue;
+        for (const [kind, pairs] of [['env', s.spec.env], ['header', s.spec.headers]] as const) {
+          for (const p of pairs) {
+            if (!p.secret && looksSecret(kind, p.key, p.value)) {
+              p.secret = true;
+              moved++;
+            }
+          }
+        }
+      }
+      if (moved > 0) this.#changed();
+      return moved;
     },
     SaveDefaults: async (d) => {
       this.#record('SaveDefaults', [d]);

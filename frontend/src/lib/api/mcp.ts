@@ -9,6 +9,7 @@ import type {
   ImportResult,
   PoolDefaults,
   RPCEntry,
+  SecretPair,
   ServerSpec,
   ServerStatus,
   ServerView,
@@ -21,10 +22,10 @@ export function normalizeSpec(s: Partial<ServerSpec> & { id: string }): ServerSp
     type: s.type ?? (s.url ? 'http' : 'stdio'),
     command: s.command ?? '',
     args: s.args ?? [],
-    env: (s.env ?? []).map((p) => ({ key: p.key, value: p.value ?? '', keep: !!p.keep })),
+    env: (s.env ?? []).map(normalizePair),
     cwd: s.cwd ?? '',
     url: s.url ?? '',
-    headers: (s.headers ?? []).map((p) => ({ key: p.key, value: p.value ?? '', keep: !!p.keep })),
+    headers: (s.headers ?? []).map(normalizePair),
     enabled: s.enabled ?? true,
     timeoutMs: s.timeoutMs ?? 0,
     maxConcurrency: s.maxConcurrency ?? 0,
@@ -33,6 +34,17 @@ export function normalizeSpec(s: Partial<ServerSpec> & { id: string }): ServerSp
     roots: s.roots ?? [],
   };
 }
+
+function normalizePair(p: SecretPair): SecretPair {
+  return { key: p.key, value: p.value ?? '', keep: !!p.keep, secret: !!p.secret, inFile: !!p.inFile };
+}
+
+/** revealSecret fetches the stored value of a server's secret env variable or header, when the user asks to see it. */
+export const revealSecret = (server: string, kind: 'env' | 'header', name: string) =>
+  call(() => backend().mcp.RevealSecret(server, kind, name));
+
+/** moveSecretsToKeychain moves the secrets written in plain text in the config file into the OS keychain ([]: every server). */
+export const moveSecretsToKeychain = (ids: string[]) => call(() => backend().mcp.MoveSecretsToKeychain(ids));
 
 /** normalizeStatus fills in the fields Go leaves out of a status. */
 export function normalizeStatus(s: Partial<ServerStatus> & { id: string }): ServerStatus {

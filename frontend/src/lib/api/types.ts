@@ -11,14 +11,19 @@ export type Transport = 'stdio' | 'http' | 'sse';
 export type ServerState = 'disabled' | 'connecting' | 'connected' | 'failed' | 'restarting';
 
 /**
- * One env variable or header. Values are write-only: a pair read back from
- * the backend has value "" and keep true; sending keep true keeps the
- * stored value.
+ * One env variable or header (mcp.SecretPair). A plain value comes back as
+ * it is. A secret (secret true) is kept in the OS keychain: read back it has
+ * value "" and keep true (revealSecret fetches it on demand); sending keep
+ * true keeps the stored value, and sending secret true stores the value in
+ * the keychain with a ${keychain:…} reference in the config file.
  */
 export interface SecretPair {
   key: string;
   value: string;
   keep: boolean;
+  secret?: boolean;
+  /** Read only: the secret is still written in plain text in the config file. */
+  inFile?: boolean;
 }
 
 /** The editable form of one server (mcp.ServerSpec). */

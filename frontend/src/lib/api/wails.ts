@@ -94,6 +94,8 @@ const mcpPool: MCPPoolBackend = {
   GetPrompt: (server, name, args) => mcpJSON<GetPromptResult>(MCPPool.GetPrompt(server, name, args)),
   Defaults: () => MCPPool.Defaults() as Promise<PoolDefaults>,
   SaveDefaults: (d) => MCPPool.SaveDefaults(d as never) as Promise<PoolDefaults>,
+  RevealSecret: (server, kind, name) => MCPPool.RevealSecret(server, kind, name),
+  MoveSecretsToKeychain: (ids) => MCPPool.MoveSecretsToKeychain(ids),
 };
 
 const settingsService: SettingsBackend = {

@@ -42,6 +42,8 @@ export function ListServers():Promise<Array<mcp.ServerView>>;
 
 export function ListTools(arg1:string):Promise<Array<mcp.ListedTool>>;
 
+export function MoveSecretsToKeychain(arg1:Array<string>):Promise<number>;
+
 export function PreviewImport(arg1:string):Promise<mcp.ImportPreview>;
 
 export function PreviewImportData(arg1:string,arg2:string):Promise<mcp.ImportPreview>;
@@ -55,6 +57,8 @@ export function RemoveServer(arg1:string):Promise<void>;
 export function ResourceSubscriptions(arg1:string):Promise<Array<string>>;
 
 export function Restart(arg1:string):Promise<void>;
+
+export function RevealSecret(arg1:string,arg2:string,arg3:string):Promise<string>;
 
 export function SaveDefaults(arg1:mcp.PoolDefaults):Promise<mcp.PoolDefaults>;
 

@@ -78,6 +78,10 @@ export function ListTools(arg1) {
   return window['go']['mcp']['MCPPool']['ListTools'](arg1);
 }
 
+export function MoveSecretsToKeychain(arg1) {
+  return window['go']['mcp']['MCPPool']['MoveSecretsToKeychain'](arg1);
+}
+
 export function PreviewImport(arg1) {
   return window['go']['mcp']['MCPPool']['PreviewImport'](arg1);
 }
@@ -104,6 +108,10 @@ export function ResourceSubscriptions(arg1) {
 
 export function Restart(arg1) {
   return window['go']['mcp']['MCPPool']['Restart'](arg1);
+}
+
+export function RevealSecret(arg1, arg2, arg3) {
+  return window['go']['mcp']['MCPPool']['RevealSecret'](arg1, arg2, arg3);
 }
 
 export function SaveDefaults(arg1) {

@@ -8,7 +8,7 @@ describe('server form model', () => {
       id: 'x',
       command: 'npx',
       args: ['-y', 'pkg'],
-      env: [{ key: 'A', value: '', keep: true }],
+      env: [{ key: 'A', value: '', keep: true, secret: true }],
       cwd: '/w',
       timeoutMs: 1000,
       maxConcurrency: 2,
@@ -46,6 +46,6 @@ describe('server form model', () => {
   it('sends kept values without a value', () => {
     const rows = pairRows([{ key: 'T', value: '', keep: true }]);
     rows[0].value = 'ignored';
-    expect(toPairs(rows)).toEqual([{ key: 'T', value: '', keep: true }]);
+    expect(toPairs(rows)).toEqual([{ key: 'T', value: '', keep: true, secret: true }]);
   });
 });

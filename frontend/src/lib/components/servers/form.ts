@@ -1,6 +1,7 @@
 // The server form's editable model and its conversion to a ServerSpec.
 
 import type { SecretPair, ServerSpec, Transport } from '../../api';
+import { looksSecret, secretByName, type PairKind } from '../../util/secretLook';
 
 let uid = 0;
 export const nextUid = () => ++uid;
@@ -12,8 +13,11 @@ export interface ArgRow {
 
 /**
  * PairRow is one env variable or header being edited. keep true shows the
- * stored (withheld) value; stored is true when the backend holds a value for
- * this key, so the user can go back to it after choosing to replace it.
+ * stored (withheld) secret; stored is true when the backend holds a secret
+ * for this key, so the user can go back to it after choosing to replace it.
+ * secret says the value goes to the OS keychain ("Keep in keychain"); it
+ * follows looksSecret until the user sets it (secretSet). inFile: the stored
+ * secret is still written in plain text in the config file.
  */
 export interface PairRow {
   uid: number;
@@ -22,20 +26,57 @@ export interface PairRow {
   keep: boolean;
   stored: boolean;
   reveal: boolean;
+  secret: boolean;
+  secretSet: boolean;
+  inFile: boolean;
 }
 
 export const argRows = (args: readonly string[]): ArgRow[] => args.map((value) => ({ uid: nextUid(), value }));
 
 export const pairRows = (pairs: readonly SecretPair[]): PairRow[] =>
-  pairs.map((p) => ({ uid: nextUid(), key: p.key, value: p.keep ? '' : p.value, keep: p.keep, stored: p.keep, reveal: false }));
+  pairs.map((p) => ({
+    uid: nextUid(),
+    key: p.key,
+    value: p.keep ? '' : p.value,
+    keep: p.keep,
+    stored: p.keep,
+    reveal: false,
+    secret: p.keep || !!p.secret,
+    // A stored secret stays one unless the user says otherwise; a plain
+    // value follows its name and look as it is edited.
+    secretSet: p.keep,
+    inFile: !!p.inFile,
+  }));
 
-export const emptyPair = (): PairRow => ({ uid: nextUid(), key: '', value: '', keep: false, stored: false, reveal: false });
+export const emptyPair = (): PairRow => ({
+  uid: nextUid(),
+  key: '',
+  value: '',
+  keep: false,
+  stored: false,
+  reveal: false,
+  secret: false,
+  secretSet: false,
+  inFile: false,
+});
 
-/** toPairs drops blank rows and sends kept values as keep with no value. */
+/**
+ * autoSecret updates a row's "Keep in keychain" from its name and value
+ * (the name alone while the value is empty), unless the user chose; off
+ * while the keychain cannot be used.
+ */
+export function autoSecret(row: PairRow, kind: PairKind, keychainOff = false): void {
+  if (row.secretSet || row.keep) return;
+  const secret =
+    !keychainOff && (row.value === '' ? secretByName(kind, row.key) : looksSecret(kind, row.key, row.value));
+  if (row.secret !== secret) row.secret = secret;
+}
+
+/** toPairs drops blank rows and sends kept values as keep with no value; secret says where each value goes. */
 export function toPairs(rows: readonly PairRow[]): SecretPair[] {
   return rows
     .filter((r) => r.key.trim() || r.value || r.keep)
-    .map((r) => (r.keep ? { key: r.key.trim(), value: '', keep: true } : { key: r.key.trim(), value: r.value, keep: false }));
+    .map((r) => ({ key: r.key.trim(), value: r.keep ? '' : r.value, keep: r.keep, secret: r.secret }));
 }
 
 /** MIB is one megabyte as the message limit counts it (2^20 bytes). */

@@ -42,7 +42,7 @@ describe('Server form', () => {
         type: 'stdio',
         command: 'npx',
         args: ['-y', '@modelcontextprotocol/server-filesystem', '/home/dev/my docs'],
-        env: [{ key: 'API_TOKEN', value: 's3cret', keep: false }],
+        env: [{ key: 'API_TOKEN', value: 's3cret', keep: false, secret: true }],
         cwd: '',
         url: '',
         headers: [],
@@ -158,7 +158,7 @@ describe('Server form', () => {
         env: [],
         cwd: '',
         url: 'https://api.example.com/mcp',
-        headers: [{ key: 'Authorization', value: 'Bearer abc', keep: false }],
+        headers: [{ key: 'Authorization', value: 'Bearer abc', keep: false, secret: true }],
         enabled: false,
         timeoutMs: 30000,
         maxConcurrency: 2,
@@ -196,18 +196,20 @@ describe('Server form', () => {
     const form = screen.getByTestId('server-form');
     expect(form).toHaveTextContent('Edit “db”');
     expect(screen.getByTestId('server-id')).toHaveValue('db');
-    // Stored values never come back; they show as stored.
-    expect(within(form).getAllByTestId('server-env-stored')).toHaveLength(2);
-    expect(within(form).queryAllByTestId('server-env-value')).toHaveLength(0);
+    // Secrets never come back; they show as stored. Plain values are shown.
+    expect(within(form).getAllByTestId('server-env-stored')).toHaveLength(1);
+    expect(within(form).getByTestId('server-env-stored')).toHaveTextContent('Plain text in file');
+    expect(within(form).getAllByTestId('server-env-value').map((i) => (i as HTMLInputElement).value)).toEqual(['admin']);
     expect(screen.getByTestId('server-timeout')).toHaveValue('15000');
 
-    // Save unchanged: both pairs are sent with keep and no value.
+    // Save unchanged: the secret is sent with keep and no value (and moves
+    // to the keychain), the plain value as it is.
     await user.click(screen.getByTestId('save-server'));
     await waitFor(() => expect(fake.callsOf('SaveServer')).toHaveLength(1));
     expect(lastSave(fake)[0]).toBe('db');
     expect(lastSave(fake)[1].env).toEqual([
-      { key: 'DB_PASSWORD', value: '', keep: true },
-      { key: 'DB_USER', value: '', keep: true },
+      { key: 'DB_PASSWORD', value: '', keep: true, secret: true },
+      { key: 'DB_USER', value: 'admin', keep: false, secret: false },
     ]);
     expect(fake.servers.get('db')!.spec.env.map((p) => p.value)).toEqual(['old-pass', 'admin']);
 
@@ -215,7 +217,7 @@ describe('Server form', () => {
     await waitFor(() => expect(screen.queryByTestId('server-form')).not.toBeInTheDocument());
     await user.click(serverRow('db').getByTestId('server-edit'));
     await user.click(screen.getAllByTestId('server-env-replace')[0]);
-    const replaced = screen.getByTestId('server-env-value');
+    const replaced = screen.getAllByTestId('server-env-value')[0];
     expect(replaced).toHaveFocus();
     await user.type(replaced, 'new-pass');
     await user.click(screen.getAllByTestId('server-env-remove')[1]);
@@ -225,12 +227,12 @@ describe('Server form', () => {
     await user.click(screen.getByTestId('save-server'));
     await waitFor(() => expect(fake.callsOf('SaveServer')).toHaveLength(2));
     expect(lastSave(fake)[1].env).toEqual([
-      { key: 'DB_PASSWORD', value: 'new-pass', keep: false },
-      { key: 'DB_NAME', value: 'prod', keep: false },
+      { key: 'DB_PASSWORD', value: 'new-pass', keep: false, secret: true },
+      { key: 'DB_NAME', value: 'prod', keep: false, secret: false },
     ]);
     expect(fake.servers.get('db')!.spec.env).toEqual([
-      { key: 'DB_PASSWORD', value: 'new-pass', keep: false },
-      { key: 'DB_NAME', value: 'prod', keep: false },
+      { key: 'DB_PASSWORD', value: 'new-pass', keep: false, secret: true },
+      { key: 'DB_NAME', value: 'prod', keep: false, secret: false },
     ]);
   });
 
@@ -256,7 +258,7 @@ describe('Server form', () => {
     await user.click(screen.getByTestId('server-env-keep'));
     await user.click(screen.getByTestId('save-server'));
     await waitFor(() => expect(fake.callsOf('SaveServer')).toHaveLength(1));
-    expect(lastSave(fake)[1].env).toEqual([{ key: 'TOKEN', value: '', keep: true }]);
+    expect(lastSave(fake)[1].env).toEqual([{ key: 'TOKEN', value: '', keep: true, secret: true }]);
   });
 
   it('shows the backend error as is and keeps the form open', async () => {
