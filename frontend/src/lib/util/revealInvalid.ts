@@ -46,7 +46,7 @@ export async function revealInvalid(root: ParentNode | null | undefined, opts: R
   // The field's wrapper holds its label and message: bring all of it into view.
   const wrap = marked.closest<HTMLElement>('[data-field], .field, fieldset, label');
   // (A wrapper without a box of its own, display: contents, cannot be scrolled to.)
-  const box = wrap && (!wrap.getClientRects || wrap.getClientRects().length > 0) ? wrap : marked;
+  const box = wrap && getComputedStyle(wrap).display !== 'contents' ? wrap : marked;
   box.scrollIntoView?.({ block: 'center', inline: 'nearest' });
   first.focus({ preventScroll: true });
   return first;
