@@ -44,10 +44,10 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
   });
 
   // startFake runs the scripted fake LLM (backend/llm/llmtest/fakellm).
-  async function startFake(turns) {
+  async function startFake(turns, models = ['fake-1']) {
     const script = join(mkdtempSync(join(work, 'fn-fakellm-')), 'script.json');
     writeFileSync(script, JSON.stringify(turns));
-    const proc = spawn(fakeLLM, ['--addr', '127.0.0.1:0', '--script', script, '--models', 'fake-1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(fakeLLM, ['--addr', '127.0.0.1:0', '--script', script, '--models', models.join(',')], { stdio: ['ignore', 'pipe', 'pipe'] });
     const stop = track(proc);
     const url = await new Promise((res, rej) => {
       let buf = '';
@@ -199,15 +199,16 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
   });
 
   test('forms: the default model is set in one place, always visible and reachable by keyboard (12d)', async () => {
-    const fake = await startFake([{ text: ['hi'] }]);
+    const fake = await startFake([{ text: ['hi'] }], ['fake-1', 'fake-2']);
     const app = await startApp('fn-default', null, { keychain: true });
     try {
       const { page } = await openPage(app);
       await addProvider(page, fake.baseUrl);
       await page.getByTestId('nav-settings').click();
       await page.getByTestId('provider-models-toggle').first().click({ timeout: 15000 });
-      await page.getByTestId('provider-model-fake-1').waitFor({ timeout: 15000 });
-      await page.getByTestId('provider-model-fake-1').hover();
+      // fake-1 is the default; fake-2 is the one a second place would offer to make default.
+      await page.getByTestId('provider-model-fake-2').waitFor({ timeout: 15000 });
+      await page.getByTestId('provider-model-fake-2').hover();
       const setters = await page.getByTestId('provider-model-make-default').count();
       expect(setters === 0, `the model list still offers ${setters} "Make default" button(s): a second place to set the default`);
       expect(await page.getByTestId('settings-default-model-change').count() === 0, 'the Chat card still has its own default-model control');
