@@ -272,8 +272,8 @@ describe('The audit log from the navigation and from chat (12e)', () => {
   }, 20000);
 
   it('a chat tool call links to its audit entry, opened and focused', async () => {
-    const call = { id: 'c1', name: 'everything__echo', server: 'everything', tool: 'echo', arguments: '{"message":"b"}', status: 'done', result: { content: [] } };
-    const { user } = renderApp({
+    const call = { id: 'c1', name: 'everything__echo', server: 'everything', tool: 'echo', arguments: '{"message":"b"}', status: 'done' as const, result: { content: [] } };
+    const options: FakeOptions = {
       providers: { providers: [{ id: 'openai', name: 'OpenAI', preset: 'openai', keyInKeychain: true }], defaultModel: { provider: 'openai', model: 'gpt-4o' } },
       chat: {
         conversations: [
@@ -294,7 +294,8 @@ describe('The audit log from the navigation and from chat (12e)', () => {
           auditEntry({ id: 4, conversationId: 7, arguments: '{"message":"c"}' }),
         ],
       },
-    });
+    };
+    const { user } = renderApp(options);
     await go(user, 'chat');
     await user.click(await screen.findByTestId('chat-conversation-open'));
     const block = await screen.findByTestId('tool-call');
