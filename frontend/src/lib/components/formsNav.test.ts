@@ -139,6 +139,31 @@ describe('Forms reveal their first invalid field (point 11)', () => {
   });
 });
 
+describe('Forms reveal their first invalid field: approval card (point 11)', () => {
+  it('Run with a required argument cleared focuses the field and does not run', async () => {
+    const r = renderApp({ providers: { providers: [{ id: 'openai', name: 'OpenAI', preset: 'openai', keyInKeychain: true }], defaultModel: { provider: 'openai', model: 'gpt-4o' } } });
+    await go(r.user, 'chat');
+    await screen.findByTestId('chat-screen');
+    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveValue('openai\ngpt-4o'));
+    await r.user.type(screen.getByTestId('composer-input'), 'Echo');
+    await r.user.keyboard('{Enter}');
+    await waitFor(() => expect(r.fake.callsOf('chat.Send').length).toBeGreaterThan(0));
+    const t = r.fake.chat.turn();
+    t.assistant();
+    t.toolCall({ id: 'c1', server: 'everything', tool: 'echo', args: { message: 'hi' } });
+    t.finish();
+    t.askApproval('c1', { inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } });
+    const card = await screen.findByTestId('approval-card');
+    const field = within(within(card).getByTestId('schema-field-message')).getByRole('textbox');
+    await r.user.clear(field);
+    await r.user.click(within(card).getByTestId('approval-run'));
+    await waitFor(() => expect(field).toHaveFocus());
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(r.fake.callsOf('chat.Approve')).toEqual([]);
+    t.done();
+  }, 30000);
+});
+
 describe('The dock toggle says where the results go (12a)', () => {
   function setWidth(px: number) {
     Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => px });
