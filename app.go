@@ -29,6 +29,7 @@ import (
 	"mcpdesk/backend/store"
 	"mcpdesk/backend/tray"
 	"mcpdesk/backend/usage"
+	"mcpdesk/backend/userdirs"
 	"mcpdesk/backend/websec"
 	"mcpdesk/backend/webview"
 )
@@ -300,7 +301,12 @@ func (p picker) SaveFile(title, defaultName string) (string, error) {
 	if !ok {
 		return "", errNoWindow
 	}
-	return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{Title: title, DefaultFilename: defaultName, CanCreateDirectories: true})
+	// Without a DefaultDirectory the dialog opens in the working folder,
+	// often a source tree: start in Documents (or home) instead.
+	return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{
+		Title: title, DefaultFilename: defaultName, CanCreateDirectories: true,
+		DefaultDirectory: userdirs.SaveFolder(userdirs.FromOS()),
+	})
 }
 
 // openInBrowser hands a checked link (settings.Service.OpenLink) to the

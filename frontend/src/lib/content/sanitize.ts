@@ -100,8 +100,40 @@ export function isWebURL(value: string): boolean {
   return !!u && (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname;
 }
 
-/** Sanitizer turns untrusted HTML into a safe fragment. */
-export type Sanitizer = (html: string) => DocumentFragment;
+/**
+ * Sanitizer turns untrusted HTML into a safe fragment. With resourceBase (a
+ * resource's URI), a link that resolves against it to the same scheme — a
+ * relative link between a server's resources — keeps no href but the
+ * resolved URI in data-resource-uri (see resourceLink), for the Resources
+ * tab to open from the same server; content can never write that attribute.
+ */
+export type Sanitizer = (html: string, opts?: { resourceBase?: string }) => DocumentFragment;
+
+/** Schemes never taken for a resource, whatever the base says. */
+const NEVER_RESOURCES = ['javascript:', 'vbscript:', 'data:', 'blob:'];
+
+/** RESOURCE_LINK is the attribute that carries a resolved link to another resource. */
+export const RESOURCE_LINK = 'data-resource-uri';
+
+/**
+ * resourceLink resolves href against base and returns the URI it names when
+ * that is a resource of base's own scheme (never http, https or mailto:
+ * those stay links to the browser), else ''.
+ */
+export function resourceLink(href: string, base: string): string {
+  let b: URL;
+  let u: URL;
+  try {
+    b = new URL(base);
+    u = new URL(href.replace(/[\t\n\r]/g, '').trim(), b);
+  } catch {
+    return '';
+  }
+  if (u.protocol !== b.protocol || LINK_SCHEMES.includes(u.protocol) || NEVER_RESOURCES.includes(u.protocol)) return '';
+  // A link to a place inside the same resource (#part) is not another one.
+  if (u.href.split('#')[0] === b.href.split('#')[0]) return '';
+  return u.href;
+}
 
 /**
  * createSanitizer returns a sanitiser for one markdown path, on a DOMPurify
@@ -126,6 +158,9 @@ export function createSanitizer(profile: Profile): Sanitizer {
     NAMESPACE: 'http://www.w3.org/1999/xhtml',
   };
 
+  // The base of the sanitize call running, and the links it resolved.
+  let base = '';
+  let resolved = new WeakMap<Element, string>();
   purify.addHook('uponSanitizeAttribute', (node, data) => {
     const tag = node.nodeName.toLowerCase();
     const name = data.attrName;
@@ -138,6 +173,8 @@ export function createSanitizer(profile: Profile): Sanitizer {
       case 'href': {
         const u = parseURL(value);
         data.keepAttr = !!u && LINK_SCHEMES.includes(u.protocol);
+        const r = !data.keepAttr && base && tag === 'a' ? resourceLink(value, base) : '';
+        if (r) resolved.set(node, r);
         break;
       }
       case 'src':
@@ -154,9 +191,17 @@ export function createSanitizer(profile: Profile): Sanitizer {
   purify.addHook('afterSanitizeAttributes', (node) => {
     if (!(node instanceof Element)) return;
     switch (node.nodeName) {
-      case 'A':
+      case 'A': {
         node.setAttribute('rel', 'noreferrer noopener');
+        const r = resolved.get(node);
+        if (r) {
+          // Reachable and announced as a link, though it has no href.
+          node.setAttribute(RESOURCE_LINK, r);
+          node.setAttribute('role', 'link');
+          node.setAttribute('tabindex', '0');
+        }
         break;
+      }
       case 'INPUT':
         // The only inputs markdown makes are task-list boxes: whatever else
         // content writes becomes a disabled checkbox.
@@ -168,7 +213,15 @@ export function createSanitizer(profile: Profile): Sanitizer {
 
   // A document that is a <frameset> has no body: DOMPurify then returns
   // null, which is nothing to show.
-  return (html) => purify.sanitize(html, { ...config, RETURN_DOM_FRAGMENT: true }) ?? document.createDocumentFragment();
+  return (html, opts) => {
+    base = opts?.resourceBase ?? '';
+    resolved = new WeakMap();
+    try {
+      return purify.sanitize(html, { ...config, RETURN_DOM_FRAGMENT: true }) ?? document.createDocumentFragment();
+    } finally {
+      base = '';
+    }
+  };
 }
 
 /** The class of a remote image's placeholder; content can never carry it (see CLASS_TOKEN). */

@@ -20,6 +20,31 @@ export interface AuditFilters {
 
 export const AUDIT_PAGE_SIZE = 50;
 
+/** AuditTarget names a chat tool call whose audit entry to show. */
+export interface AuditTarget {
+  conversationId: number;
+  server: string;
+  tool: string;
+  /** The call's arguments as JSON text. */
+  arguments: string;
+}
+
+/** canonical is JSON (given as text or as a value) with object keys sorted, or the text itself when it is not JSON. */
+function canonical(text: unknown): string {
+  if (typeof text !== 'string') text = JSON.stringify(text ?? {});
+  const sort = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sort)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])]))
+        : v;
+  try {
+    return JSON.stringify(sort(JSON.parse((text as string) || '{}')));
+  } catch {
+    return text as string;
+  }
+}
+
 const NO_FILTERS: AuditFilters = { range: 'all', from: '', to: '', server: '', tool: '', status: '', source: '', text: '' };
 const REFRESH_DELAY = 300;
 /** Tool-call states after which the audit log has the call. */
@@ -41,6 +66,9 @@ export class AuditStore {
   #loading = $state(false);
   #error = $state('');
   #open = $state<Record<number, boolean>>({});
+  #target: AuditTarget | null = null;
+  #focusId = $state(0);
+  #missing = $state(false);
   #seq = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #now: () => Date;
@@ -148,6 +176,40 @@ export class AuditStore {
     void this.load();
   }
 
+  /** focusId is the entry a reveal found, to scroll to and focus (0: none). */
+  get focusId(): number {
+    return this.#focusId;
+  }
+
+  /** missing is true when the last reveal found no entry for its call. */
+  get missing(): boolean {
+    return this.#missing;
+  }
+
+  /** focused tells that the revealed entry took the focus. */
+  focused(): void {
+    this.#focusId = 0;
+  }
+
+  /**
+   * reveal shows the audit entry of a chat's tool call: the log narrowed to
+   * its server and tool, the entry of its conversation (with the same
+   * arguments, when one has them) opened and focused once the page arrives.
+   */
+  reveal(target: AuditTarget): Promise<void> {
+    this.#target = target;
+    this.#missing = false;
+    this.#filters = { ...NO_FILTERS, server: target.server, tool: target.tool };
+    this.#offset = 0;
+    return this.load();
+  }
+
+  #find(entries: AuditEntry[], t: AuditTarget): AuditEntry | undefined {
+    const mine = entries.filter((e) => e.source === 'chat' && e.conversationId === t.conversationId && e.server === t.server && e.tool === t.tool);
+    const args = canonical(t.arguments);
+    return mine.find((e) => canonical(e.arguments) === args) ?? mine[0];
+  }
+
   isOpen(id: number): boolean {
     return !!this.#open[id];
   }
@@ -172,6 +234,16 @@ export class AuditStore {
       this.#entries = page.entries;
       this.#total = page.total;
       this.#error = '';
+      const t = this.#target;
+      if (t) {
+        this.#target = null;
+        const hit = this.#find(page.entries, t);
+        this.#missing = !hit;
+        if (hit) {
+          this.#open[hit.id] = true;
+          this.#focusId = hit.id;
+        }
+      }
     } catch (e) {
       if (seq === this.#seq) this.#error = (e as Error).message;
     } finally {

@@ -107,6 +107,13 @@ export class ResourcesStore {
     return this.#query;
   }
 
+  /** empty is true once the held server is known to offer no resources and no templates. */
+  get empty(): boolean {
+    const r = this.resources;
+    const t = this.templates;
+    return r.loaded && t.loaded && !r.error && r.items.length === 0 && t.items.length === 0;
+  }
+
   set query(q: string) {
     this.#query = q;
   }
@@ -270,6 +277,16 @@ export class ResourcesStore {
   selectResource(r: Resource): Promise<void> {
     this.#selection = { kind: 'resource', uri: r.uri };
     return this.readURI(r.uri, r.name);
+  }
+
+  /**
+   * openURI selects the resource at uri of the held server and reads it,
+   * whether or not the list shows it (a link inside another resource).
+   */
+  openURI(uri: string): Promise<void> {
+    const known = this.resources.items.find((r) => r.uri === uri);
+    this.#selection = { kind: 'resource', uri };
+    return this.readURI(uri, known?.name);
   }
 
   /** selectTemplate selects a template; its argument values are kept per template. */

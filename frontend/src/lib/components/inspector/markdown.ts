@@ -15,10 +15,12 @@ const sanitize = createSanitizer('inspector');
  * the elements and attributes the allow-list names: no script, event
  * handler, style, form, frame, SVG or MathML; links only to http(s) and
  * mailto; remote images as placeholders that load nothing. The component
- * showing it decides what a click on a link does.
+ * showing it decides what a click on a link does. With resourceBase (the
+ * URI of the resource shown), links to other resources of the same scheme
+ * are kept as data-resource-uri (content/sanitize.ts).
  */
-export function renderMarkdown(text: string): string {
-  const frag = sanitize(md.parse(text, { async: false }));
+export function renderMarkdown(text: string, resourceBase?: string): string {
+  const frag = sanitize(md.parse(text, { async: false }), { resourceBase });
   placeholdRemoteImages(frag);
   return fragmentHTML(frag);
 }

@@ -95,6 +95,21 @@ export function templateVariables(template: string): string[] {
   return names;
 }
 
+/**
+ * requiredVariables lists the variables a template needs to name one
+ * resource: those of the simple, reserved and path forms (`{id}`, `{+path}`,
+ * `{/seg}`); query and fragment forms (`{?q}`, `{&q}`, `{;p}`, `{#f}`, `{.ext}`)
+ * may stay empty.
+ */
+export function requiredVariables(template: string): string[] {
+  const names: string[] = [];
+  for (const p of parseTemplate(template)) {
+    if (!('vars' in p) || !['', '+', '/'].includes(p.operator)) continue;
+    for (const v of p.vars) if (!names.includes(v.name)) names.push(v.name);
+  }
+  return names;
+}
+
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
 const HEX = /^[0-9A-Fa-f]{2}$/;

@@ -480,14 +480,21 @@ describe('Providers: connection and models', () => {
     expect(panel.getByTestId('provider-model-my-model')).toBeInTheDocument();
   });
 
-  it('makes a listed model the default from its provider', async () => {
+  it('sets the default model in one place only: the model list shows it but offers no second way (issue 12, 12d)', async () => {
     const { fake, user } = await openSettings({ providers: { providers: [OPENAI] } });
     await user.click(await row('openai-1').findByTestId('provider-models-toggle'));
     const model = await row('openai-1').findByTestId('provider-model-gpt-4.1');
-    await user.click(within(model).getByTestId('provider-model-make-default'));
+    expect(within(model).queryByTestId('provider-model-make-default')).toBeNull();
+    expect(within(model).queryByRole('button', { name: /default/i })).toBeNull();
+    // The one place: the Default models card's select, always shown, a native control.
+    const select = screen.getByTestId('default-model-select');
+    expect(select.tagName).toBe('SELECT');
+    select.focus();
+    expect(document.activeElement).toBe(select);
+    await user.selectOptions(select, within(select).getByRole('option', { name: 'gpt-4.1' }));
     await waitFor(() => expect(fake.providers.default).toEqual({ provider: 'openai-1', model: 'gpt-4.1' }));
     expect(within(model).getByTestId('provider-model-is-default')).toHaveTextContent('Default');
-    expect(screen.getByTestId('default-model-select')).toHaveDisplayValue('gpt-4.1');
+    expect(screen.queryByTestId('settings-default-model-change')).toBeNull();
   });
 });
 

@@ -23,7 +23,7 @@ describe('Settings', () => {
     const { user } = renderApp({});
     await go(user, 'settings');
     await user.click(screen.getByTestId('settings-open-audit'));
-    expect(screen.getByTestId('nav-usage')).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByTestId('nav-audit')).toHaveAttribute('aria-current', 'page');
     expect(await screen.findByTestId('audit-log', {}, { timeout: 5000 })).toBeInTheDocument();
     await go(user, 'settings');
     await user.click(screen.getByTestId('settings-open-prices'));
@@ -143,19 +143,15 @@ describe('Settings', () => {
       expect(screen.getByTestId('settings-policy-server-git-')).toBeInTheDocument();
     });
 
-    it('says when no policy is remembered, and shows the default model', async () => {
+    it('says when no policy is remembered; the default model is not set here but in Default models', async () => {
       const { user } = renderApp({
         providers: { providers: [{ id: 'oa', name: 'OpenAI', preset: 'openai', keyInKeychain: true }], defaultModel: { provider: 'oa', model: 'gpt-4o' } },
       });
       await go(user, 'settings');
       expect(await screen.findByTestId('settings-policies-empty')).toHaveTextContent('No tool is allowed without asking.');
-      await waitFor(() => expect(screen.getByTestId('settings-default-model')).toHaveTextContent('gpt-4o (OpenAI)'));
-    });
-
-    it('says when there is no default model', async () => {
-      const { user } = renderApp({});
-      await go(user, 'settings');
-      await waitFor(() => expect(screen.getByTestId('settings-default-model')).toHaveTextContent('No default model yet'));
+      await waitFor(() => expect(screen.getByTestId('default-model-select')).toHaveDisplayValue('gpt-4o'));
+      expect(within(screen.getByTestId('settings-chat')).queryByTestId('settings-default-model')).toBeNull();
+      expect(screen.queryByTestId('settings-default-model-change')).toBeNull();
     });
 
     it('speaks Chinese', async () => {
