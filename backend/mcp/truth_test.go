@@ -305,3 +305,40 @@ func TestStartHistory(t *testing.T) {
 		t.Fatalf("a removed server keeps its history: %+v", h)
 	}
 }
+
+// TestServerDetail: the detail of a server carries what it declared, its
+// instructions, its standard error and its starts; a failed one carries
+// its standard error and no capabilities.
+func TestServerDetail(t *testing.T) {
+	p, _ := newTestPool(t,
+		stdioServer("ours", "--instructions", "Use **echo** first.", "--stderr", "hello from stderr"),
+		stdioServer("quitter", "--exit-after-start", "--stderr", "cannot start: missing config"))
+	waitState(t, p, "ours", events.StateConnected, 15*time.Second)
+	waitState(t, p, "quitter", events.StateFailed, 15*time.Second)
+	svc := NewService(p, nil)
+
+	d, err := svc.ServerDetail("ours")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Capabilities == nil || !d.Capabilities.Tools || !d.Capabilities.Resources || !d.Capabilities.Prompts {
+		t.Fatalf("capabilities %+v", d.Capabilities)
+	}
+	if d.Instructions != "Use **echo** first." || !strings.Contains(d.Stderr, "hello from stderr") {
+		t.Fatalf("instructions %q, stderr %q", d.Instructions, d.Stderr)
+	}
+	if len(d.Starts) != 1 || d.Starts[0].Cause != causeStart || d.Spec.ID != "ours" || d.Status.Tools == 0 {
+		t.Fatalf("detail %+v", d)
+	}
+
+	d, err = svc.ServerDetail("quitter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Capabilities != nil || !strings.Contains(d.Stderr, "cannot start: missing config") || d.Status.Problem == nil {
+		t.Fatalf("failed server's detail %+v", d)
+	}
+	if _, err := svc.ServerDetail("nope"); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+		t.Fatalf("unknown server: %v", err)
+	}
+}
