@@ -40,8 +40,8 @@ type conn struct {
 
 	// settled is closed once the first start attempt has an outcome
 	// (startwait.go); cause is why the next attempt starts (history.go).
-	settled    chan struct{}
-	settleOnce sync.Once
+	settled     chan struct{}
+	settleOnce  sync.Once
 	cause       string
 	causeDetail string
 }
