@@ -32,12 +32,12 @@ export default function ({ test, expect, startApp, openPage, testServer }) {
       expect(shown.length === 1, `want one toast, got ${JSON.stringify(shown)}`);
       expect(shown[0].kind === 'warning', `want a warning, got ${JSON.stringify(shown)}`);
       expect(
-        shown[0].text.includes('Server “broken” added, but it failed to start: The program “mcpdesk-no-such-program” was not found.'),
+        shown[0].text.includes('Server “broken” added, but it failed to start: The program “mcpdesk-no-such-program” was not found on your PATH.'),
         `toast: ${shown[0].text}`,
       );
       expect(!shown.some((t) => t.kind === 'success'), `a green toast beside the failure: ${JSON.stringify(shown)}`);
       const row = await page.getByTestId('server-broken').getByTestId('server-error').innerText();
-      expect(row.includes('The program “mcpdesk-no-such-program” was not found.'), `the row's reason: ${row}`);
+      expect(row.includes('The program “mcpdesk-no-such-program” was not found on your PATH.'), `the row's reason: ${row}`);
       expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
     } finally { await app.stop(); }
   });

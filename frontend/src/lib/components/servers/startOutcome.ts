@@ -18,7 +18,10 @@ export function problemText(st: Pick<ServerStatus, 'problem'>): string | undefin
     case 'messageTooLarge':
       return t('limits.messageTooLarge', { size: formatBytes(p.limit ?? 0) });
     case 'programNotFound':
-      return t('serversTruth.problem.programNotFound', { program: p.program ?? '' });
+      // A program given as a path is looked for there, not on the PATH.
+      return /[/\\]/.test(p.program ?? '')
+        ? t('serversTruth.problem.programPathMissing', { program: p.program ?? '' })
+        : t('serversTruth.problem.programNotFound', { program: p.program ?? '' });
     case 'programNotExecutable':
       return t('serversTruth.problem.programNotExecutable', { program: p.program ?? '' });
     case 'exitedAtStart':

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { spec, status } from '../../api/fake';
 import { renderApp, serverRow } from '../../../test/app';
+import { problemText } from './startOutcome';
 
 /** toastsOf returns the toasts on screen with their kind and text. */
 function toastsOf() {
@@ -19,12 +20,12 @@ describe('Servers tell the truth about a start', () => {
     await waitFor(() => expect(toastsOf()).toHaveLength(1));
     const [toast] = toastsOf();
     expect(toast.kind).toBe('warning');
-    expect(toast.text).toContain('Server “broken” added, but it failed to start: The program “missing-tool” was not found.');
+    expect(toast.text).toContain('Server “broken” added, but it failed to start: The program “missing-tool” was not found on your PATH.');
     // Never the green "added" at the same time.
     expect(toastsOf().some((t) => t.kind === 'success')).toBe(false);
     expect(serverRow('broken').getByTestId('server-state')).toHaveTextContent('Failed');
     // The row words the reason too, not Go's text.
-    expect(serverRow('broken').getByTestId('server-error')).toHaveTextContent('The program “missing-tool” was not found.');
+    expect(serverRow('broken').getByTestId('server-error')).toHaveTextContent('The program “missing-tool” was not found on your PATH.');
   });
 
   it('turning on a server that cannot start says so, and a good one says it connected', async () => {
@@ -35,7 +36,7 @@ describe('Servers tell the truth about a start', () => {
     await screen.findByTestId('server-broken');
     await user.click(serverRow('broken').getByTestId('server-enabled'));
     await waitFor(() => expect(toastsOf().map((t) => t.kind)).toEqual(['warning']));
-    expect(toastsOf()[0].text).toContain('Server “broken” turned on, but it failed to start: The program “missing-tool” was not found.');
+    expect(toastsOf()[0].text).toContain('Server “broken” turned on, but it failed to start: The program “missing-tool” was not found on your PATH.');
 
     await user.click(serverRow('good').getByTestId('server-enabled'));
     await waitFor(() => expect(toastsOf().map((t) => t.kind)).toEqual(['warning', 'success']));
@@ -125,8 +126,18 @@ describe('Server detail', () => {
     await screen.findByTestId('server-broken');
     await user.click(serverRow('broken').getByTestId('server-open'));
     const dlg = within(await screen.findByTestId('server-detail'));
-    expect(dlg.getByTestId('detail-error')).toHaveTextContent('The program “missing-tool” was not found.');
+    expect(dlg.getByTestId('detail-error')).toHaveTextContent('The program “missing-tool” was not found on your PATH.');
     expect(dlg.getByTestId('detail-capabilities-empty')).toHaveTextContent('Turn it on, or press Restart.');
     expect(dlg.getByText('It has not been started since MCP Desk started. Turn it on, or press Restart.')).toBeInTheDocument();
+  });
+});
+
+describe('problemText', () => {
+  it('words each start failure Go names, and leaves others to Go’s text', () => {
+    expect(problemText({ problem: { code: 'programNotFound', program: 'uvx' } })).toContain('The program “uvx” was not found on your PATH.');
+    expect(problemText({ problem: { code: 'programNotFound', program: '/opt/srv/bin/server' } })).toContain('There is no program at “/opt/srv/bin/server”.');
+    expect(problemText({ problem: { code: 'programNotExecutable', program: '/tmp/x' } })).toContain('“/tmp/x” exists but cannot be run');
+    expect(problemText({ problem: { code: 'exitedAtStart' } })).toContain('exited before it finished starting');
+    expect(problemText({})).toBeUndefined();
   });
 });
