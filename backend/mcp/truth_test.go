@@ -342,3 +342,24 @@ func TestServerDetail(t *testing.T) {
 		t.Fatalf("unknown server: %v", err)
 	}
 }
+
+// TestCapabilitiesOfAHostileServer: the names of a server's experimental
+// and extension capabilities are bounded in number and length.
+func TestCapabilitiesOfAHostileServer(t *testing.T) {
+	exp := map[string]any{}
+	for i := range 500 {
+		exp[fmt.Sprintf("%04d-%s", i, strings.Repeat("x", 5000))] = map[string]any{}
+	}
+	caps := capabilitiesOf(mcp.ServerCapabilities{Experimental: exp, Extensions: map[string]any{"io.example/ext": map[string]any{}}})
+	if len(caps.Experimental) != maxCapabilityNames {
+		t.Fatalf("%d names kept, want %d", len(caps.Experimental), maxCapabilityNames)
+	}
+	for _, n := range caps.Experimental {
+		if len(n) > maxCapabilityName+64 {
+			t.Fatalf("a name of %d bytes kept", len(n))
+		}
+	}
+	if caps.Tools || caps.Resources || caps.Prompts {
+		t.Fatalf("capabilities it did not declare: %+v", caps)
+	}
+}
