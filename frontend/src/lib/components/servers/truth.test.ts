@@ -141,3 +141,15 @@ describe('problemText', () => {
     expect(problemText({})).toBeUndefined();
   });
 });
+
+describe('Server row counts', () => {
+  it('open the Resources tab on that server', async () => {
+    const a = { spec: spec({ id: 'aaa', command: 'uvx' }), status: status({ id: 'aaa', state: 'connected', tools: 1, resources: 1 }) };
+    const b = { spec: spec({ id: 'bbb', command: 'uvx' }), status: status({ id: 'bbb', state: 'connected', tools: 2, resources: 5 }) };
+    const { stores, user } = renderApp({ servers: [a, b] });
+    await screen.findByTestId('server-bbb');
+    await user.click(serverRow('bbb').getByTestId('server-show-resources'));
+    await waitFor(() => expect(screen.getByTestId('nav-resources')).toHaveAttribute('aria-current', 'page'));
+    expect(stores.inspectorServer.id).toBe('bbb');
+  });
+});
