@@ -10,7 +10,9 @@
 // goTexts are Go's error strings and internal fields the logger must never show.
 const goTexts = ['context canceled', 'context deadline exceeded', '_transport'];
 
-export default function ({ test, expect, startApp, openPage, testServer }) {
+import { join } from 'node:path';
+
+export default function ({ test, expect, startApp, openPage, testServer, shots }) {
   // toasts returns the toasts on screen as {kind, text}.
   const toasts = (page) =>
     page.getByTestId('toast').evaluateAll((els) => els.map((e) => ({ kind: e.dataset.kind, text: e.textContent.replace(/\s+/g, ' ').trim() })));
@@ -36,6 +38,7 @@ export default function ({ test, expect, startApp, openPage, testServer }) {
         `toast: ${shown[0].text}`,
       );
       expect(!shown.some((t) => t.kind === 'success'), `a green toast beside the failure: ${JSON.stringify(shown)}`);
+      await page.screenshot({ path: join(shots, 'servers-truth-add-failed.png') });
       const row = await page.getByTestId('server-broken').getByTestId('server-error').innerText();
       expect(row.includes('The program “mcpdesk-no-such-program” was not found on your PATH.'), `the row's reason: ${row}`);
       expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
@@ -66,6 +69,7 @@ export default function ({ test, expect, startApp, openPage, testServer }) {
       const rows = await panel.getByTestId('rpc-row').evaluateAll((els) => els.map((e) => ({ kind: e.dataset.kind, text: e.textContent })));
       expect(!rows.some((r) => r.kind === 'error'), `a stopped call is listed as an error: ${JSON.stringify(rows)}`);
       await note.first().click();
+      await page.screenshot({ path: join(shots, 'servers-truth-logger-cancelled.png') });
       const explain = await page.getByTestId('rpc-explain').innerText();
       expect(explain.includes('You stopped this tools/call'), `detail: ${explain}`);
       expect((await page.getByTestId('rpc-payload').count()) === 0, 'the note is shown as a message payload');
@@ -114,6 +118,7 @@ export default function ({ test, expect, startApp, openPage, testServer }) {
       expect((await dlg.getByTestId('detail-instructions').locator('strong').innerText()) === 'echo', 'instructions as markdown');
       await dlg.getByTestId('detail-stderr').filter({ hasText: 'hello from demo stderr' }).waitFor({ timeout: 5000 });
       expect((await dlg.getByTestId('detail-starts').innerText()).includes('Started'), 'starts');
+      await page.screenshot({ path: join(shots, 'servers-truth-detail.png') });
       const count = await dlg.getByTestId('detail-open-tools').innerText();
       expect(/\d+ tools/.test(count), `tools count: ${count}`);
       await dlg.getByTestId('detail-open-tools').click();
