@@ -26,7 +26,7 @@ describe('Servers tell the truth about a start', () => {
     expect(serverRow('broken').getByTestId('server-state')).toHaveTextContent('Failed');
     // The row words the reason too, not Go's text.
     expect(serverRow('broken').getByTestId('server-error')).toHaveTextContent('The program “missing-tool” was not found on your PATH.');
-  });
+  }, 15000);
 
   it('turning on a server that cannot start says so, and a good one says it connected', async () => {
     const { user } = renderApp({
@@ -102,7 +102,7 @@ describe('Server detail', () => {
     // A click on the row's free space opens it too; its buttons keep their meaning.
     await user.click(serverRow('everything').getByTestId('server-transport'));
     expect(await screen.findByTestId('server-detail')).toBeInTheDocument();
-  });
+  }, 15000);
 
   it('follows the tools count to the Tools tab with that server chosen', async () => {
     const other = { spec: spec({ id: 'aaa', command: 'uvx' }), status: status({ id: 'aaa', state: 'connected', tools: 1 }) };
