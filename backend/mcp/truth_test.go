@@ -363,3 +363,28 @@ func TestCapabilitiesOfAHostileServer(t *testing.T) {
 		t.Fatalf("capabilities it did not declare: %+v", caps)
 	}
 }
+
+// TestStartHistoryHidesSecrets: the error kept with an automatic restart
+// has the server's secrets redacted, and is bounded.
+func TestStartHistoryHidesSecrets(t *testing.T) {
+	const secret = "ghp_history0123456789secret"
+	p := New(Options{Env: testEnv()})
+	c := newConn(p, mcpconfig.Server{ID: "gh", Command: "x", Env: map[string]string{"GITHUB_TOKEN": secret}})
+	c.setCause(causeConnectionLost, "connection lost: server said "+secret+strings.Repeat(" and more", 1000))
+	c.recordAttempt()
+	h := p.history.get("gh")
+	if len(h) != 1 || h[0].Cause != causeConnectionLost {
+		t.Fatalf("history %+v", h)
+	}
+	if strings.Contains(h[0].Detail, secret) || !strings.Contains(h[0].Detail, redactedPlaceholder) {
+		t.Fatalf("the secret is kept: %q", h[0].Detail)
+	}
+	if len(h[0].Detail) > maxStartDetail+64 {
+		t.Fatalf("%d bytes kept", len(h[0].Detail))
+	}
+	// The next attempt, unless told otherwise, is a retry with no detail.
+	c.recordAttempt()
+	if h := p.history.get("gh"); h[0].Cause != causeRetry || h[0].Detail != "" {
+		t.Fatalf("next attempt %+v", h[0])
+	}
+}
