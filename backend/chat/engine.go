@@ -222,8 +222,10 @@ var (
 	ErrNotStarted = errors.New("the chat engine is not running")
 )
 
-// errStopped is the cause of a turn the user stopped.
-var errStopped = errors.New("stopped by the user")
+// errStopped is the cause of a turn the user stopped. It is
+// mcppool.ErrCancelled, so that a tool call it stops is logged as cancelled by
+// the user.
+var errStopped = fmt.Errorf("stopped by the user: %w", mcppool.ErrCancelled)
 
 // Done reasons of a turn (events.ChatDonePayload.Reason).
 const (

@@ -87,9 +87,14 @@ type ServerStatusPayload struct {
 type ServerProblem struct {
 	// Code says which. messageTooLarge: the server sent a message larger
 	// than Limit bytes (its maxMessageBytes) and was stopped.
-	Code string `json:"code" ts_type:"'messageTooLarge'"`
+	// programNotFound: Program is not on the PATH (or not at the path
+	// given); programNotExecutable: Program exists but cannot be run;
+	// exitedAtStart: the program exited before the handshake finished.
+	Code string `json:"code" ts_type:"'messageTooLarge'|'programNotFound'|'programNotExecutable'|'exitedAtStart'"`
 	// Limit is the limit that was passed, in bytes.
 	Limit int64 `json:"limit,omitempty"`
+	// Program is the program that could not be started.
+	Program string `json:"program,omitempty"`
 }
 
 // ServersChangedPayload lists the server ids now configured, in order.
@@ -104,6 +109,9 @@ type Direction string
 const (
 	Outgoing Direction = "out" // client → server
 	Incoming Direction = "in"  // server → client
+	// Local marks an entry that is no message on the wire: what MCP Desk
+	// noted about a request of its own (see RPCEntry.Note).
+	Local Direction = "local"
 )
 
 // RPCKind classifies a JSON-RPC message.
@@ -115,6 +123,9 @@ const (
 	KindResponse     RPCKind = "response"
 	KindError        RPCKind = "error"
 	KindNotification RPCKind = "notification"
+	// KindCancelled is the end of a request that was cancelled before its
+	// answer came: a Local entry whose Note says by whom.
+	KindCancelled RPCKind = "cancelled"
 )
 
 // RPCEntry is one JSON-RPC message in the logger. Payload has secrets
@@ -135,6 +146,10 @@ type RPCEntry struct {
 	// Dropped, when not 0, makes this entry a marker: that many messages
 	// of Method from Server were not logged, held back by the flood limit.
 	Dropped int `json:"dropped,omitempty"`
+	// Note, on a Local entry, says what became of request ID: the user
+	// stopped it, it ran past its time limit, MCP Desk no longer needed
+	// it, or no answer could be had (Payload then holds the reason).
+	Note string `json:"note,omitempty" ts_type:"'cancelledByUser'|'timedOut'|'abandoned'|'noAnswer'"`
 }
 
 // RPCLogBatch carries the JSON-RPC messages logged since the last batch.

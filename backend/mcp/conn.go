@@ -37,6 +37,13 @@ type conn struct {
 	restart chan struct{}
 	cancel  context.CancelFunc
 	done    chan struct{}
+
+	// settled is closed once the first start attempt has an outcome
+	// (startwait.go); cause is why the next attempt starts (history.go).
+	settled     chan struct{}
+	settleOnce  sync.Once
+	cause       string
+	causeDetail string
 }
 
 // Backoff for automatic reconnects after a crash.
@@ -64,6 +71,8 @@ func newConn(p *Pool, cfg mcpconfig.Server) *conn {
 		sem:     make(chan struct{}, n),
 		restart: make(chan struct{}, 1),
 		done:    make(chan struct{}),
+		settled: make(chan struct{}),
+		cause:   causeStart,
 		redact:  NewRedactor(cfg.SecretValues()),
 	}
 	c.status = events.ServerStatusPayload{ID: cfg.ID, Transport: string(cfg.Effective()), State: events.StateDisabled}
@@ -102,6 +111,7 @@ func (c *conn) run(ctx context.Context) {
 	attempt := 0    // consecutive failed attempts since the last good connection
 	everUp := false // connected at least once in this run
 	for {
+		c.recordAttempt()
 		if attempt == 0 {
 			c.update(func(s *events.ServerStatusPayload) {
 				s.State, s.Error, s.Stderr, s.Attempt, s.NextRetryMs = events.StateConnecting, "", "", 0, 0
@@ -136,6 +146,7 @@ func (c *conn) run(ctx context.Context) {
 			if !everUp || attempt > maxAutoRestarts {
 				c.update(func(s *events.ServerStatusPayload) {
 					s.State, s.Error, s.Stderr, s.Attempt, s.NextRetryMs = events.StateFailed, err.Error(), stderr, 0, 0
+					s.Problem = startProblem(err, c.cfg.Command)
 				})
 				c.pool.logger.Warn("mcp server failed", "server", c.cfg.ID, "err", c.redact.Redact(err.Error()))
 				if !c.waitRestart(ctx, 0) {
@@ -148,6 +159,7 @@ func (c *conn) run(ctx context.Context) {
 			c.update(func(s *events.ServerStatusPayload) {
 				s.State, s.Error, s.Stderr, s.Attempt, s.NextRetryMs = events.StateRestarting, err.Error(), stderr, attempt, delay.Milliseconds()
 			})
+			c.setCause(causeRetry, err.Error())
 			if !c.waitRestart(ctx, delay) {
 				return
 			}
@@ -164,6 +176,7 @@ func (c *conn) run(ctx context.Context) {
 			c.update(func(s *events.ServerStatusPayload) { s.State = events.StateDisabled })
 			return
 		case <-c.restart:
+			c.setCause(causeUserRestart, "")
 			c.clearSession()
 			c.update(func(s *events.ServerStatusPayload) { s.State = events.StateRestarting; s.Error = "" })
 			sess.Close()
@@ -188,6 +201,7 @@ func (c *conn) run(ctx context.Context) {
 			c.update(func(s *events.ServerStatusPayload) {
 				s.State, s.Error, s.Stderr, s.Attempt, s.NextRetryMs = events.StateRestarting, why.Error(), sess.Stderr(), attempt, delay.Milliseconds()
 			})
+			c.setCause(causeConnectionLost, why.Error())
 			if !c.waitRestart(ctx, delay) {
 				return
 			}
@@ -209,6 +223,7 @@ func (c *conn) waitRestart(ctx context.Context, d time.Duration) bool {
 		c.update(func(s *events.ServerStatusPayload) { s.State = events.StateDisabled })
 		return false
 	case <-c.restart:
+		c.setCause(causeUserRestart, "")
 		return true
 	case <-timer:
 		return true
@@ -328,6 +343,9 @@ func (c *conn) update(f func(*events.ServerStatusPayload)) {
 	c.status.Stderr = c.redact.Redact(c.status.Stderr)
 	st := c.status
 	c.mu.Unlock()
+	if st.State != events.StateConnecting {
+		c.settleOnce.Do(func() { close(c.settled) })
+	}
 	c.pool.emit.Emit(events.ServerStatus, st)
 }
 

@@ -62,6 +62,8 @@ type Pool struct {
 	sampling samplerSlot
 	// defaultTimeout limits requests to servers without their own timeoutMs.
 	defaultTimeout timeoutSlot
+	// history keeps each server's recent starts and why (history.go).
+	history startHistory
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -205,6 +207,12 @@ func (p *Pool) apply(cfg *mcpconfig.Config) {
 			stale = append(stale, old)
 		}
 		c := newConn(p, s)
+		if old, ok := p.conns[s.ID]; ok {
+			c.cause = causeConfigChanged
+			if !isEnabled(old.config()) {
+				c.cause = causeEnabled
+			}
+		}
 		p.conns[s.ID] = c
 		fresh = append(fresh, c)
 	}
@@ -212,6 +220,7 @@ func (p *Pool) apply(cfg *mcpconfig.Config) {
 		if !want[id] {
 			stale = append(stale, c)
 			delete(p.conns, id)
+			p.history.forget(id)
 		}
 	}
 	ids := p.idsLocked()

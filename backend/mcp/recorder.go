@@ -33,6 +33,8 @@ type recorder struct {
 	// protocol is the negotiated revision of an HTTP transport ("" until
 	// known, and for other transports).
 	protocol atomic.Value
+	// ended remembers why recent requests were cancelled (cancelled.go).
+	ended endedRequests
 }
 
 // wrapTransport returns inner wrapped in a recorder for server.
@@ -94,12 +96,17 @@ func (r *recorder) SendRequest(ctx context.Context, req transport.JSONRPCRequest
 	resp, err := r.inner.SendRequest(ctx, req)
 	elapsed := time.Since(start)
 	if err != nil && ctx.Err() != nil {
+		// mcp-go sends notifications/cancelled after this returns; its
+		// reason is then given in words (cancelled.go).
+		r.ended.remember(id, endNote(ctx))
 		r.cancelOverLegacyHTTP(ctx, req)
 	}
 	switch {
+	case err != nil && ctx.Err() != nil:
+		// Nothing came from the server: the request ended on our side.
+		r.recordEnded(ctx, req.Method, id, elapsed)
 	case err != nil:
-		r.record(events.Incoming, events.KindError, req.Method, id, elapsed,
-			map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"message": err.Error()}, "_transport": true})
+		r.recordNoAnswer(req.Method, id, elapsed, err)
 	case resp.Error != nil:
 		r.record(events.Incoming, events.KindError, req.Method, id, elapsed, resp)
 	default:
@@ -110,6 +117,7 @@ func (r *recorder) SendRequest(ctx context.Context, req transport.JSONRPCRequest
 
 // SendNotification logs and forwards a client notification.
 func (r *recorder) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
+	n = r.ended.explain(n)
 	r.record(events.Outgoing, events.KindNotification, n.Method, "", 0, n)
 	return r.inner.SendNotification(ctx, n)
 }
@@ -238,7 +246,7 @@ func (r *recorder) cancelOverLegacyHTTP(ctx context.Context, req transport.JSONR
 		JSONRPC: mcp.JSONRPC_VERSION,
 		Notification: mcp.Notification{
 			Method: string(mcp.MethodNotificationCancelled),
-			Params: mcp.NotificationParams{AdditionalFields: map[string]any{"requestId": req.ID, "reason": ctx.Err().Error()}},
+			Params: mcp.NotificationParams{AdditionalFields: map[string]any{"requestId": req.ID, "reason": cancelReason(endNote(ctx))}},
 		},
 	}
 	sendCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)

@@ -78,6 +78,9 @@ func (s *MCPPool) ListServers() ([]ServerView, error) {
 // stored. Env and header pairs with Keep set keep their stored values;
 // pairs with Secret set go to the OS keychain, and the config file holds a
 // reference in their place.
+// A server that (re)starts is given a bounded time to do so: the returned
+// status is its first start attempt's outcome — connected, or failed and
+// why — or still connecting when the attempt takes longer.
 func (s *MCPPool) SaveServer(originalID string, spec ServerSpec) (ServerView, error) {
 	var prev mcpconfig.Server
 	if originalID != "" {
@@ -93,7 +96,7 @@ func (s *MCPPool) SaveServer(originalID string, spec ServerSpec) (ServerView, er
 	if err := s.pool.SaveServerSecrets(originalID, srv, put); err != nil {
 		return ServerView{}, err
 	}
-	st, _ := s.pool.Status(srv.ID)
+	st := s.startOutcome(srv.ID)
 	stored, _ := s.pool.Server(srv.ID)
 	return ServerView{Spec: specFromConfig(stored), Status: st}, nil
 }
@@ -101,8 +104,19 @@ func (s *MCPPool) SaveServer(originalID string, spec ServerSpec) (ServerView, er
 // RemoveServer removes a server and disconnects it.
 func (s *MCPPool) RemoveServer(id string) error { return s.pool.RemoveServer(id) }
 
-// SetEnabled enables or disables a server.
-func (s *MCPPool) SetEnabled(id string, enabled bool) error { return s.pool.SetEnabled(id, enabled) }
+// SetEnabled enables or disables a server and returns it as stored. A
+// server turned on is given a bounded time to start, as in SaveServer.
+func (s *MCPPool) SetEnabled(id string, enabled bool) (ServerView, error) {
+	if err := s.pool.SetEnabled(id, enabled); err != nil {
+		return ServerView{}, err
+	}
+	st := s.startOutcome(id)
+	stored, err := s.pool.Server(id)
+	if err != nil {
+		return ServerView{}, err
+	}
+	return ServerView{Spec: specFromConfig(stored), Status: st}, nil
+}
 
 // Restart reconnects a server now.
 func (s *MCPPool) Restart(id string) error { return s.pool.Restart(id) }

@@ -489,6 +489,7 @@ export namespace events {
 	    payload: string;
 	    truncated?: boolean;
 	    dropped?: number;
+	    note?: 'cancelledByUser'|'timedOut'|'abandoned'|'noAnswer';
 	
 	    static createFrom(source: any = {}) {
 	        return new RPCEntry(source);
@@ -507,11 +508,13 @@ export namespace events {
 	        this.payload = source["payload"];
 	        this.truncated = source["truncated"];
 	        this.dropped = source["dropped"];
+	        this.note = source["note"];
 	    }
 	}
 	export class ServerProblem {
-	    code: 'messageTooLarge';
+	    code: 'messageTooLarge'|'programNotFound'|'programNotExecutable'|'exitedAtStart';
 	    limit?: number;
+	    program?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ServerProblem(source);
@@ -521,6 +524,7 @@ export namespace events {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.code = source["code"];
 	        this.limit = source["limit"];
+	        this.program = source["program"];
 	    }
 	}
 	export class ServerStatusPayload {
@@ -1289,6 +1293,54 @@ export namespace mcp {
 	        this.inFile = source["inFile"];
 	    }
 	}
+	export class ServerCapabilities {
+	    tools: boolean;
+	    toolsListChanged: boolean;
+	    resources: boolean;
+	    resourcesSubscribe: boolean;
+	    resourcesListChanged: boolean;
+	    prompts: boolean;
+	    promptsListChanged: boolean;
+	    logging: boolean;
+	    completions: boolean;
+	    tasks: boolean;
+	    experimental: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerCapabilities(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tools = source["tools"];
+	        this.toolsListChanged = source["toolsListChanged"];
+	        this.resources = source["resources"];
+	        this.resourcesSubscribe = source["resourcesSubscribe"];
+	        this.resourcesListChanged = source["resourcesListChanged"];
+	        this.prompts = source["prompts"];
+	        this.promptsListChanged = source["promptsListChanged"];
+	        this.logging = source["logging"];
+	        this.completions = source["completions"];
+	        this.tasks = source["tasks"];
+	        this.experimental = source["experimental"];
+	    }
+	}
+	export class StartRecord {
+	    time: number;
+	    cause: 'start'|'userRestart'|'configChanged'|'enabled'|'retry'|'connectionLost';
+	    detail?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new StartRecord(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.time = source["time"];
+	        this.cause = source["cause"];
+	        this.detail = source["detail"];
+	    }
+	}
 	export class ServerSpec {
 	    id: string;
 	    type: string;
@@ -1345,6 +1397,47 @@ export namespace mcp {
 		    return a;
 		}
 	}
+	export class ServerDetail {
+	    spec: ServerSpec;
+	    status: events.ServerStatusPayload;
+	    capabilities?: ServerCapabilities;
+	    instructions: string;
+	    stderr: string;
+	    starts: StartRecord[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.spec = this.convertValues(source["spec"], ServerSpec);
+	        this.status = this.convertValues(source["status"], events.ServerStatusPayload);
+	        this.capabilities = this.convertValues(source["capabilities"], ServerCapabilities);
+	        this.instructions = source["instructions"];
+	        this.stderr = source["stderr"];
+	        this.starts = this.convertValues(source["starts"], StartRecord);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class ServerView {
 	    spec: ServerSpec;
 	    status: events.ServerStatusPayload;
@@ -1377,6 +1470,7 @@ export namespace mcp {
 		    return a;
 		}
 	}
+	
 	export class ToolCallOutcome {
 	    result?: CallToolResult;
 	    durationMs: number;

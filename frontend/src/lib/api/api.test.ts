@@ -64,12 +64,12 @@ describe('event contract with backend/events/events.go', () => {
       attempt: 0,
       nextRetryMs: 0,
       canSubscribe: false,
-      problem: { code: 'messageTooLarge', limit: 1 },
+      problem: { code: 'messageTooLarge', limit: 1, program: '' },
     };
     expect(Object.keys(s).sort()).toEqual(goJSONFields('ServerStatusPayload'));
-    const pr: Required<ServerProblem> = { code: 'messageTooLarge', limit: 1 };
+    const pr: Required<ServerProblem> = { code: 'messageTooLarge', limit: 1, program: '' };
     expect(Object.keys(pr).sort()).toEqual(goJSONFields('ServerProblem'));
-    const e: Required<RPCEntry> = { ...rpcEntry({ seq: 1 }), id: '', latencyMs: 0, truncated: false, dropped: 0 };
+    const e: Required<RPCEntry> = { ...rpcEntry({ seq: 1 }), id: '', latencyMs: 0, truncated: false, dropped: 0, note: 'cancelledByUser' };
     expect(Object.keys(e).sort()).toEqual(goJSONFields('RPCEntry'));
     expect(goJSONFields('ServersChangedPayload')).toEqual(['ids']);
     expect(goJSONFields('RPCLogBatch')).toEqual(['entries']);

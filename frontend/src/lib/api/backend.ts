@@ -60,6 +60,7 @@ import type {
 import type { AuditPage, AuditQuery, Price, UsageExportBy, UsageQuery, UsageSummary, UsageTotals } from './usageTypes';
 import type { RemoteGrant, RemoteScope } from './remote';
 import type { TrustReport } from './trustTypes';
+import type { ServerDetail } from './serverDetail';
 import { wailsBackend } from './wails';
 
 /** The MCPPool service bound from Go. */
@@ -67,8 +68,9 @@ export interface MCPPoolBackend {
   ListServers(): Promise<ServerView[]>;
   SaveServer(originalID: string, spec: ServerSpec): Promise<ServerView>;
   RemoveServer(id: string): Promise<void>;
-  SetEnabled(id: string, enabled: boolean): Promise<void>;
+  SetEnabled(id: string, enabled: boolean): Promise<ServerView>;
   Restart(id: string): Promise<void>;
+  ServerDetail(id: string): Promise<ServerDetail>;
   ChooseImportFile(): Promise<string>;
   ChooseFolder(): Promise<string>;
   PreviewImport(path: string): Promise<ImportPreview>;

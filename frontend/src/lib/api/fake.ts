@@ -35,6 +35,7 @@ import type {
   ServerView,
 } from './types';
 import type { EventMap, EventName } from './events';
+import type { StartCause, StartRecord } from './serverDetail';
 import { FakeChat, demoChatReply, type FakeChatOptions } from './fakeChat';
 import { FakeRemote, type FakeRemoteOptions } from './fakeRemote';
 import { checkLink } from './fakeLinks';
@@ -453,34 +454,51 @@ export class FakeBackend implements Backend {
     };
   }
 
-  #connect(id: string): void {
+  /**
+   * #connect (re)starts a server; the promise settles with its first
+   * attempt's outcome, or at once when the fake never connects (as Go's
+   * bounded wait answers "still connecting").
+   */
+  #connect(id: string, cause: StartCause = 'userRestart'): Promise<void> {
     const s = this.servers.get(id);
-    if (!s) return;
+    if (!s) return Promise.resolve();
     if (!s.spec.enabled) {
-      this.setStatus(id, { state: 'disabled', error: undefined, stderr: undefined });
-      return;
+      this.setStatus(id, { state: 'disabled', error: undefined, stderr: undefined, problem: undefined });
+      return Promise.resolve();
     }
-    this.setStatus(id, { state: 'connecting', transport: s.spec.type, error: undefined, stderr: undefined });
-    this.#later(this.connectDelayMs, () => {
-      if (!this.servers.has(id)) return;
-      if (s.spec.type === 'stdio' && /missing|does-not-exist/.test(s.spec.command)) {
+    this.starts.set(id, [{ time: Date.now(), cause }, ...(this.starts.get(id) ?? [])].slice(0, 20));
+    this.setStatus(id, { state: 'connecting', transport: s.spec.type, error: undefined, stderr: undefined, problem: undefined });
+    if (this.connectDelayMs < 0) return Promise.resolve();
+    return new Promise((resolve) =>
+      this.#later(this.connectDelayMs, () => {
+        resolve();
+        if (!this.servers.has(id)) return;
+        if (s.spec.type === 'stdio' && /missing|does-not-exist/.test(s.spec.command)) {
+          this.setStatus(id, {
+            state: 'failed',
+            error: `program "${s.spec.command}" not found on PATH (searched: /usr/local/bin:/usr/bin:/bin)`,
+            stderr: '',
+            problem: { code: 'programNotFound', program: s.spec.command },
+          });
+          return;
+        }
         this.setStatus(id, {
-          state: 'failed',
-          error: `start "${s.spec.command}": executable file not found in $PATH (searched /usr/local/bin:/usr/bin:/bin)`,
-          stderr: '',
+          state: 'connected',
+          protocolVersion: '2025-11-25',
+          serverName: `${id}-server`,
+          serverVersion: '1.0.0',
+          tools: 3,
+          resources: 1,
+          prompts: 1,
         });
-        return;
-      }
-      this.setStatus(id, {
-        state: 'connected',
-        serverName: `${id}-server`,
-        serverVersion: '1.0.0',
-        tools: 3,
-        resources: 1,
-        prompts: 1,
-      });
-    });
+      }),
+    );
   }
+
+  /** Recent starts of each server, newest first (ServerDetail). */
+  readonly starts = new Map<string, StartRecord[]>();
+  /** Instructions each server gave (ServerDetail). */
+  readonly instructions = new Map<string, string>();
 
   #changed(): void {
     this.emit('mcp:servers-changed', { ids: [...this.servers.keys()] });
@@ -525,7 +543,7 @@ export class FakeBackend implements Backend {
       if (originalID && originalID !== sp.id) this.servers.delete(originalID);
       this.servers.set(sp.id, stored);
       this.#changed();
-      this.#connect(sp.id);
+      await this.#connect(sp.id, originalID ? 'configChanged' : 'start');
       return this.#view(stored);
     },
     RemoveServer: async (id) => {
@@ -539,7 +557,29 @@ export class FakeBackend implements Backend {
       if (!s) throw `server "${id}" not found`;
       s.spec.enabled = enabled;
       this.#changed();
-      this.#connect(id);
+      await this.#connect(id, 'enabled');
+      return this.#view(s);
+    },
+    ServerDetail: async (id) => {
+      this.#record('ServerDetail', [id]);
+      const s = this.servers.get(id);
+      if (!s) throw `no server with id "${id}"`;
+      const v = this.#view(s);
+      const up = s.status.state === 'connected';
+      return {
+        ...v,
+        capabilities: up
+          ? {
+              tools: s.status.tools > 0, toolsListChanged: true,
+              resources: s.status.resources > 0, resourcesSubscribe: !!s.status.canSubscribe, resourcesListChanged: false,
+              prompts: s.status.prompts > 0, promptsListChanged: false,
+              logging: true, completions: false, tasks: false, experimental: [],
+            }
+          : undefined,
+        instructions: up ? (this.instructions.get(id) ?? '') : '',
+        stderr: s.status.stderr ?? '',
+        starts: structuredClone(this.starts.get(id) ?? []),
+      };
     },
     Restart: async (id) => {
       this.#record('Restart', [id]);

@@ -13,6 +13,7 @@ export * from './providers';
 export * from './usage';
 export * from './usageTypes';
 export * from './trustTypes';
+export * from './serverDetail';
 export { on, EVENT_NAMES, type EventMap, type EventName, type QuickChatPayload } from './events';
 export { appWindow } from './window';
 export { ApiError } from './call';

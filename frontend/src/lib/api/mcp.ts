@@ -78,7 +78,13 @@ export async function saveServer(originalId: string, spec: ServerSpec): Promise<
 }
 
 export const removeServer = (id: string) => call(() => backend().mcp.RemoveServer(id));
-export const setEnabled = (id: string, enabled: boolean) => call(() => backend().mcp.SetEnabled(id, enabled));
+/**
+ * setEnabled turns a server on or off and returns it as stored; a server
+ * turned on answers with its first start's outcome (failed: and why).
+ */
+export async function setEnabled(id: string, enabled: boolean): Promise<ServerView> {
+  return normalizeView(await call(() => backend().mcp.SetEnabled(id, enabled)));
+}
 export const restartServer = (id: string) => call(() => backend().mcp.Restart(id));
 
 /** chooseFolder opens the native folder dialog; "" means cancelled. */

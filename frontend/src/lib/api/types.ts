@@ -76,9 +76,15 @@ export interface ServerStatus {
 
 /** A server failure the UI words in the user's language (events.ServerProblem). */
 export interface ServerProblem {
-  /** messageTooLarge: the server sent a message larger than limit bytes and was stopped. */
-  code: 'messageTooLarge';
+  /**
+   * messageTooLarge: the server sent a message larger than limit bytes and was stopped.
+   * programNotFound / programNotExecutable: program could not be run.
+   * exitedAtStart: the program exited before the handshake finished.
+   */
+  code: 'messageTooLarge' | 'programNotFound' | 'programNotExecutable' | 'exitedAtStart';
   limit?: number;
+  /** The program that could not be started. */
+  program?: string;
 }
 
 /** One configured server with its live status (mcp.ServerView). */
@@ -200,8 +206,11 @@ export interface ImportResult {
   replaced: string[];
 }
 
-export type RPCDirection = 'out' | 'in';
-export type RPCKind = 'request' | 'response' | 'error' | 'notification';
+/** local: no message on the wire, but what MCP Desk noted about a request of its own. */
+export type RPCDirection = 'out' | 'in' | 'local';
+export type RPCKind = 'request' | 'response' | 'error' | 'notification' | 'cancelled';
+/** What became of a request that ended without an answer (events.RPCEntry.Note). */
+export type RPCNote = 'cancelledByUser' | 'timedOut' | 'abandoned' | 'noAnswer';
 
 /** One JSON-RPC message in the logger (events.RPCEntry); secrets are redacted. */
 export interface RPCEntry {
@@ -221,6 +230,8 @@ export interface RPCEntry {
   truncated?: boolean;
   /** When set, a marker: this many messages of method were not logged (flood limit). */
   dropped?: number;
+  /** On a local entry: what became of request id. */
+  note?: RPCNote;
 }
 
 /** Facts about this installation (settings.AppInfo). */

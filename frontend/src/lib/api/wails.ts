@@ -19,6 +19,7 @@ import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
 import type { ProvidersBackend } from './backend';
 import type { RemoteGrant } from './remote';
 import type { TrustReport } from './trustTypes';
+import type { ServerDetail } from './serverDetail';
 import type { ChatServiceBackend } from './backend';
 import type { UsageStatsBackend, WindowBackend } from './backend';
 import type { AuditPage, Price, UsageSummary, UsageTotals } from './usageTypes';
@@ -61,8 +62,9 @@ const mcpPool: MCPPoolBackend = {
   ListServers: () => MCPPool.ListServers() as Promise<ServerView[]>,
   SaveServer: (id, spec) => MCPPool.SaveServer(id, spec as never) as Promise<ServerView>,
   RemoveServer: (id) => MCPPool.RemoveServer(id),
-  SetEnabled: (id, enabled) => MCPPool.SetEnabled(id, enabled),
+  SetEnabled: (id, enabled) => MCPPool.SetEnabled(id, enabled) as Promise<ServerView>,
   Restart: (id) => MCPPool.Restart(id),
+  ServerDetail: (id) => mcpJSON<ServerDetail>(MCPPool.ServerDetail(id)),
   ChooseImportFile: () => MCPPool.ChooseImportFile(),
   ChooseFolder: () => MCPPool.ChooseFolder(),
   PreviewImport: (path) => MCPPool.PreviewImport(path) as Promise<ImportPreview>,

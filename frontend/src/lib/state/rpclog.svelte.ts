@@ -34,6 +34,24 @@ export class RPCLogStore {
     );
   });
 
+  // What became of each request that ended on our side: the local entry
+  // that noted it, by the request's seq. Request ids start again when a
+  // server restarts, so a note belongs to the latest request with its id.
+  #outcomes = $derived.by(() => {
+    const last = new Map<string, number>();
+    const out = new Map<number, RPCEntry>();
+    for (const e of this.#entries) {
+      if (!e.id) continue;
+      const key = `${e.server}\u0000${e.id}`;
+      if (e.direction === 'out' && e.kind === 'request') last.set(key, e.seq);
+      else if (e.direction === 'local' && e.note) {
+        const req = last.get(key);
+        if (req !== undefined) out.set(req, e);
+      }
+    }
+    return out;
+  });
+
   #servers = $derived([...new Set(this.#entries.map((e) => e.server))].sort());
   #methods = $derived([...new Set(this.#entries.map((e) => e.method).filter(Boolean))].sort());
 
@@ -51,6 +69,11 @@ export class RPCLogStore {
 
   get methods(): readonly string[] {
     return this.#methods;
+  }
+
+  /** outcome is the local entry noting how request e ended without an answer (cancelled by the user, timed out…). */
+  outcome(e: RPCEntry): RPCEntry | undefined {
+    return e.kind === 'request' && e.direction === 'out' ? this.#outcomes.get(e.seq) : undefined;
   }
 
   get filter(): Readonly<RPCFilter> {
@@ -140,6 +163,7 @@ export function exportEntries(entries: readonly RPCEntry[]): string {
         ...(e.id !== undefined ? { id: e.id } : {}),
         ...(e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}),
         ...(e.truncated ? { truncated: true } : {}),
+        ...(e.note ? { note: e.note } : {}),
         payload,
       };
     }),

@@ -187,13 +187,17 @@ export class ServersStore {
     this.#forget(id);
   }
 
-  /** setEnabled flips the switch at once and rolls it back if Go refuses. */
-  async setEnabled(id: string, enabled: boolean): Promise<void> {
+  /**
+   * setEnabled flips the switch at once and rolls it back if Go refuses; it
+   * resolves with the server as stored, a server turned on with its first
+   * start's outcome.
+   */
+  async setEnabled(id: string, enabled: boolean): Promise<ServerView> {
     const spec = this.#specs.find((s) => s.id === id);
     const prev = spec?.enabled;
     if (spec) spec.enabled = enabled;
     try {
-      await setEnabled(id, enabled);
+      return await setEnabled(id, enabled);
     } catch (e) {
       if (spec && prev !== undefined) spec.enabled = prev;
       throw e;

@@ -4,7 +4,7 @@ export interface Msg {
   values?: Record<string, string | number>;
 }
 
-export type ToastKind = 'success' | 'error' | 'info';
+export type ToastKind = 'success' | 'error' | 'info' | 'warning';
 
 export interface Toast {
   id: number;
@@ -14,7 +14,7 @@ export interface Toast {
   detail?: string;
 }
 
-const TIMEOUTS: Record<ToastKind, number> = { success: 4000, info: 5000, error: 9000 };
+const TIMEOUTS: Record<ToastKind, number> = { success: 4000, info: 5000, warning: 9000, error: 9000 };
 
 /** Toasts holds the transient notifications shown in the corner. */
 export class Toasts {
@@ -40,6 +40,15 @@ export class Toasts {
 
   info(key: string, values?: Msg['values']): number {
     return this.show('info', { key, values });
+  }
+
+  /**
+   * warning shows an action that was done but did not go as hoped (a
+   * server added that failed to start): values word it, detail adds
+   * untranslated text.
+   */
+  warning(key: string, values?: Msg['values'], detail?: string): number {
+    return this.show('warning', { key, values }, detail);
   }
 
   /** error shows a failure: a translated title and the backend's message as is. */

@@ -66,7 +66,9 @@ export function SaveRequest(arg1:store.SavedRequest):Promise<store.SavedRequest>
 
 export function SaveServer(arg1:string,arg2:mcp.ServerSpec):Promise<mcp.ServerView>;
 
-export function SetEnabled(arg1:string,arg2:boolean):Promise<void>;
+export function ServerDetail(arg1:string):Promise<mcp.ServerDetail>;
+
+export function SetEnabled(arg1:string,arg2:boolean):Promise<mcp.ServerView>;
 
 export function SetLogLevel(arg1:string,arg2:string):Promise<void>;
 

@@ -126,6 +126,10 @@ export function SaveServer(arg1, arg2) {
   return window['go']['mcp']['MCPPool']['SaveServer'](arg1, arg2);
 }
 
+export function ServerDetail(arg1) {
+  return window['go']['mcp']['MCPPool']['ServerDetail'](arg1);
+}
+
 export function SetEnabled(arg1, arg2) {
   return window['go']['mcp']['MCPPool']['SetEnabled'](arg1, arg2);
 }

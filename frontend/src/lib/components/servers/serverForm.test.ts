@@ -10,7 +10,7 @@ function lastSave(fake: { callsOf(m: string): unknown[][] }): [string, ServerSpe
 }
 
 describe('Server form', () => {
-  it('adds a stdio server with args rows and env pairs, then shows it connecting and connected', async () => {
+  it('adds a stdio server with args rows and env pairs, then shows it connected', async () => {
     const { fake, user } = renderApp({ connectDelayMs: 40 });
     await user.click(await screen.findByTestId('add-server'));
     const form = screen.getByTestId('server-form');
@@ -54,10 +54,10 @@ describe('Server form', () => {
       },
     ]);
     await waitFor(() => expect(screen.queryByTestId('server-form')).not.toBeInTheDocument());
+    // Go answers once the first start has an outcome: the toast tells it.
     expect(await screen.findByText('Server “files” added')).toBeInTheDocument();
-    expect(serverRow('files').getByTestId('server-state')).toHaveTextContent('Connecting…');
     await waitFor(() => expect(serverRow('files').getByTestId('server-state')).toHaveTextContent('Connected'));
-  });
+  }, 15000); // it types a great deal: slow on a busy machine
 
   it('splits a pasted command line into command, args and env', async () => {
     const { user } = renderApp({});
