@@ -36,5 +36,8 @@ export default defineConfig({
     setupFiles: ['src/test/setup.ts'],
     include: ['src/**/*.test.ts'],
     restoreMocks: true,
+    // A bound, not a speed check: whole-app tests render the full UI in
+    // jsdom, and on 2 busy cores one can take longer than vitest's 5 s.
+    testTimeout: 20000,
   },
 });

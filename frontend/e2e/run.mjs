@@ -329,7 +329,8 @@ test('a Streamable HTTP server with a secret header: connected, and the secret n
   const secret = 'hdr-SECRET-e2e-5550123';
   const envSecret = 'env-SECRET-e2e-7770456';
   const remote = await startHTTPServer();
-  const app = await startApp('http');
+  // The secrets go to the OS keychain (issue 12 point 8): a real one.
+  const app = await startApp('http', undefined, { keychain: true });
   try {
     const { page } = await openPage(app);
     await page.getByTestId('nav-servers').click();
@@ -374,10 +375,13 @@ test('a Streamable HTTP server with a secret header: connected, and the secret n
       expect(!JSON.stringify(rpc).includes(s), `secret ${s} is in the JSON-RPC log`);
       expect(!JSON.stringify(views).includes(s), `secret ${s} reached the frontend in ListServers`);
     }
-    // The values are on disk, where the servers need them.
-    const cfg = JSON.parse(execFileSync('cat', [join(app.data, 'mcp.config.json')]).toString());
-    expect(cfg.mcpServers.remote.headers.Authorization === `Bearer ${secret}`, 'header stored');
-    expect(cfg.mcpServers.local.env.API_TOKEN === envSecret, 'env stored');
+    // On disk only references: the values are in the keychain, and the
+    // servers connected with them.
+    const raw = execFileSync('cat', [join(app.data, 'mcp.config.json')]).toString();
+    const cfg = JSON.parse(raw);
+    for (const s of [secret, envSecret]) expect(!raw.includes(s), `secret ${s} is written in mcp.config.json`);
+    expect(cfg.mcpServers.remote.headers.Authorization === '${keychain:remote/header/Authorization}', `header reference: ${raw}`);
+    expect(cfg.mcpServers.local.env.API_TOKEN === '${keychain:local/env/API_TOKEN}', `env reference: ${raw}`);
   } finally { await app.stop(); remote.stop(); }
 });
 
