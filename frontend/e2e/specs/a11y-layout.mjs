@@ -16,6 +16,7 @@ const VIEWPORTS = [
   { width: 1920, height: 1080 },
 ];
 const THEMES = ['light', 'dark'];
+const LONG_ARG = '/home/someone/projects/mcp-desk/a/very/long/path/that/never/breaks/in/the/middle/of/the/audit/table/at/nine/hundred/pixels/wide.txt';
 const LANGS = ['en', 'zh-CN'];
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
@@ -150,7 +151,8 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
 
   test('a11y and layout: every screen and dialog at 900, 1280 and 1920 px, light and dark, English and 简体中文 — axe finds nothing, nothing is cut', async () => {
     const fake = await startFake([
-      { toolCalls: [{ name: 'everything__echo', arguments: { message: 'hello from the model' } }] },
+      // A long argument without a space: it must wrap or scroll in its own box, never widen a screen.
+      { toolCalls: [{ name: 'everything__echo', arguments: { message: LONG_ARG } }] },
       { text: ['The echo came back: **hello from the model**.\n\n| tool | result |\n| --- | --- |\n| echo | hello |\n'] },
       { toolCalls: [{ name: 'everything__get-sum', arguments: { a: 2, b: 3 } }] },
     ]);
@@ -192,7 +194,14 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
       await page.locator('[data-testid^="prompt-item-"]').first().click({ timeout: 20000 });
 
       const screens = {
-        chat: async () => { await page.getByTestId('nav-chat').click(); await page.getByTestId('approval-card').waitFor({ timeout: 10000 }); },
+        chat: async () => {
+          await page.getByTestId('nav-chat').click();
+          await page.getByTestId('approval-card').waitFor({ timeout: 10000 });
+          // The finished call unfolded: its long argument and result shown.
+          const call = page.locator('[data-testid="tool-call"][data-status="done"]').first();
+          if (!(await call.getByTestId('tool-call-result').isVisible().catch(() => false))) await call.getByTestId('tool-call-toggle').click();
+          await call.getByTestId('tool-call-result').waitFor({ timeout: 5000 });
+        },
         servers: async () => { await page.getByTestId('nav-servers').click(); await page.getByTestId('server-everything').waitFor({ timeout: 10000 }); },
         tools: async () => { await page.getByTestId('nav-tools').click(); await page.getByTestId('tool-result').waitFor({ timeout: 10000 }); },
         resources: async () => { await page.getByTestId('nav-resources').click(); await page.locator('[data-testid^="resource-item-"]').first().waitFor({ timeout: 10000 }); },
@@ -223,7 +232,7 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
           await page.getByTestId('nav-servers').click();
           await page.getByTestId('add-server').first().click();
           await page.getByTestId('server-advanced').click();
-          await page.getByTestId('server-roots').waitFor({ timeout: 5000 });
+          await page.getByTestId('server-roots').scrollIntoViewIfNeeded({ timeout: 5000 });
         },
         'provider-form': async () => {
           await page.getByTestId('nav-settings').click();
