@@ -10,14 +10,16 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+// A11Y_QUICK=1 checks only 1280 px in English (while working on a fix).
+const quick = process.env.A11Y_QUICK === '1';
 const VIEWPORTS = [
   { width: 900, height: 600 },
   { width: 1280, height: 820 },
   { width: 1920, height: 1080 },
-];
+].filter((v) => !quick || v.width === 1280);
 const THEMES = ['light', 'dark'];
 const LONG_ARG = '/home/someone/projects/mcp-desk/a/very/long/path/that/never/breaks/in/the/middle/of/the/audit/table/at/nine/hundred/pixels/wide.txt';
-const LANGS = ['en', 'zh-CN'];
+const LANGS = ['en', 'zh-CN'].filter((l) => !quick || l === 'en');
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
 // Catalogue strings that are the same word in Chinese: names of products,
@@ -149,6 +151,52 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
     return out;
   }, englishOnly);
 
+  // focusProblems walks the screen with Tab (at most `stops` stops) and
+  // lists every stop whose look does not change when it takes the focus:
+  // outline, shadow, border, background, colour, or a ::before/::after
+  // drawn for it (WCAG 2.4.7). It also reports a stop that Tab cannot leave.
+  async function focusProblems(stops = 60) {
+    const out = [];
+    await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+    let first = null;
+    let last = null;
+    for (let i = 0; i < stops; i++) {
+      await page.keyboard.press('Tab');
+      const r = await page.evaluate(() => {
+        const el = document.activeElement;
+        if (!(el instanceof HTMLElement) || el === document.body) return null;
+        // Transitions end at once, so that each look is the one at rest.
+        const settle = () => document.getAnimations().forEach((a) => { try { a.finish(); } catch { /* an endless one */ } });
+        const look = () => {
+          settle();
+          const cs = getComputedStyle(el);
+          const pseudo = ['::before', '::after'].map((p) => { const ps = getComputedStyle(el, p); return `${ps.content}|${ps.backgroundColor}|${ps.outlineStyle}|${ps.boxShadow}|${ps.borderColor}`; });
+          // A box that shows the focus of what is in it (:focus-within) counts too.
+          const around = [el.parentElement, el.parentElement?.parentElement].filter(Boolean).map((a) => {
+            const as = getComputedStyle(a);
+            return `${as.outlineStyle}|${as.outlineColor}|${as.boxShadow}|${as.borderColor}|${as.backgroundColor}`;
+          });
+          return [cs.outlineStyle, cs.outlineWidth, cs.outlineColor, cs.boxShadow, cs.borderColor, cs.backgroundColor, cs.color, cs.textDecorationLine, ...pseudo, ...around].join(';');
+        };
+        if (!el.dataset.a11yStop) el.dataset.a11yStop = String(Math.random()).slice(2);
+        const focused = look();
+        el.blur();
+        const blurred = look();
+        el.focus();
+        const id = el.getAttribute('data-testid');
+        const name = `${el.tagName.toLowerCase()}${id ? `[data-testid=${id}]` : ''} "${(el.getAttribute('aria-label') || el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 40)}"`;
+        return { key: el.dataset.a11yStop, name, shows: focused !== blurred };
+      });
+      if (!r) continue;
+      if (!r.shows) out.push(`focus not visible on ${r.name}`);
+      if (r.key === last) { out.push(`Tab does not leave ${r.name}`); break; }
+      if (r.key === first) break; // round the whole page
+      first ??= r.key;
+      last = r.key;
+    }
+    return out;
+  }
+
   test('a11y and layout: every screen and dialog at 900, 1280 and 1920 px, light and dark, English and 简体中文 — axe finds nothing, nothing is cut', async () => {
     const fake = await startFake([
       // A long argument without a space: it must wrap or scroll in its own box, never widen a screen.
@@ -269,7 +317,7 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
 
       for (const lang of LANGS) {
         for (const theme of THEMES) {
-          await page.setViewportSize(VIEWPORTS[1]);
+          await page.setViewportSize({ width: 1280, height: 820 });
           await page.getByTestId('nav-settings').click();
           await page.getByTestId(`settings-theme-${theme}`).click();
           await page.getByTestId(`settings-language-${lang}`).click();
@@ -280,6 +328,7 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
             for (const [screen, open] of Object.entries(screens)) {
               await open();
               await check(`${screen} ${lang} ${theme} ${vp.width}`, `${screen}-${vp.width}-${theme}-${lang}`, { zh: lang === 'zh-CN' });
+              if (lang === 'en' && vp.width === 1280) note(`${screen} keyboard ${theme}`, await focusProblems());
               if (screen === 'tools' && vp.width >= 1920) {
                 // Point 13: at 1920 px the list is wide enough for every tool's title.
                 const cut = await page.locator('[data-testid^="tool-item-"]').evaluateAll((els) => els.flatMap((b) =>
