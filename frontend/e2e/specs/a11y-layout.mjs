@@ -18,6 +18,8 @@ const VIEWPORTS = [
   { width: 1920, height: 1080 },
 ].filter((v) => !quick || v.width === 1280);
 const THEMES = ['light', 'dark'];
+// A long server name: the audit table and the chat's tool blocks must fit it at 900 px.
+const SERVER = 'reference-server-everything';
 const LONG_ARG = '/home/someone/projects/mcp-desk/a/very/long/path/that/never/breaks/in/the/middle/of/the/audit/table/at/nine/hundred/pixels/wide.txt';
 const LANGS = ['en', 'zh-CN'].filter((l) => !quick || l === 'en');
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -200,11 +202,11 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
   test('a11y and layout: every screen and dialog at 900, 1280 and 1920 px, light and dark, English and 简体中文 — axe finds nothing, nothing is cut', async () => {
     const fake = await startFake([
       // A long argument without a space: it must wrap or scroll in its own box, never widen a screen.
-      { toolCalls: [{ name: 'everything__echo', arguments: { message: LONG_ARG } }] },
+      { toolCalls: [{ name: `${SERVER}__echo`, arguments: { message: LONG_ARG } }] },
       { text: ['The echo came back: **hello from the model**.\n\n| tool | result |\n| --- | --- |\n| echo | hello |\n'] },
-      { toolCalls: [{ name: 'everything__get-sum', arguments: { a: 2, b: 3 } }] },
+      { toolCalls: [{ name: `${SERVER}__get-sum`, arguments: { a: 2, b: 3 } }] },
     ]);
-    const app = await startApp('a11y-layout', { mcpServers: { everything: { command: 'node', args: [everything, 'stdio'] } } });
+    const app = await startApp('a11y-layout', { mcpServers: { [SERVER]: { command: 'node', args: [everything, 'stdio'] } } });
     const dir = join(shots, 'a11y');
     mkdirSync(dir, { recursive: true });
     const problems = [];
@@ -212,7 +214,7 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
     try {
       const opened = await openPage(app);
       page = opened.page;
-      await waitConnected(page, app, 'everything');
+      await waitConnected(page, app, SERVER);
 
       // A provider, a chat with an approved call and one waiting for approval.
       await page.evaluate(async (baseUrl) => {
@@ -250,7 +252,7 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
           if (!(await call.getByTestId('tool-call-result').isVisible().catch(() => false))) await call.getByTestId('tool-call-toggle').click();
           await call.getByTestId('tool-call-result').waitFor({ timeout: 5000 });
         },
-        servers: async () => { await page.getByTestId('nav-servers').click(); await page.getByTestId('server-everything').waitFor({ timeout: 10000 }); },
+        servers: async () => { await page.getByTestId('nav-servers').click(); await page.getByTestId(`server-${SERVER}`).waitFor({ timeout: 10000 }); },
         tools: async () => { await page.getByTestId('nav-tools').click(); await page.getByTestId('tool-result').waitFor({ timeout: 10000 }); },
         resources: async () => { await page.getByTestId('nav-resources').click(); await page.locator('[data-testid^="resource-item-"]').first().waitFor({ timeout: 10000 }); },
         prompts: async () => { await page.getByTestId('nav-prompts').click(); await page.locator('[data-testid^="prompt-item-"]').first().waitFor({ timeout: 10000 }); },
@@ -298,7 +300,7 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
         },
         confirm: async () => {
           await page.getByTestId('nav-servers').click();
-          await page.getByTestId('server-everything').getByTestId('server-remove').click();
+          await page.getByTestId(`server-${SERVER}`).getByTestId('server-remove').click();
           await page.getByTestId('confirm-dialog').waitFor({ timeout: 5000 });
         },
       };
@@ -334,6 +336,9 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
                 const cut = await page.locator('[data-testid^="tool-item-"]').evaluateAll((els) => els.flatMap((b) =>
                   [...b.querySelectorAll('*')].filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent.trim())));
                 note(`tools ${lang} ${theme} ${vp.width}`, cut.map((t) => `tool title cut at 1920 px: "${t}"`));
+                // The results panel takes a fair share of a tall window (it was 260 px).
+                const dock = await page.getByTestId('bottom-dock').evaluate((d) => d.getBoundingClientRect().height);
+                if (dock < vp.height * 0.38) note(`tools ${lang} ${theme} ${vp.width}`, [`the results panel is ${dock}px tall in a ${vp.height}px window`]);
               }
               if (screen === 'audit') {
                 const scroll = await page.getByTestId('audit-table').evaluate((t) => {
@@ -353,6 +358,43 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
           }
         }
       }
+      // A wide desktop (2560 px): laid out, nothing cut.
+      if (!quick) {
+        await page.setViewportSize({ width: 2560, height: 1440 });
+        for (const [screen, open] of Object.entries(screens)) {
+          await open();
+          await page.waitForTimeout(150);
+          note(`${screen} 2560`, await layoutProblems());
+          await page.screenshot({ path: join(dir, `${screen}-2560.png`) });
+        }
+      }
+
+      // The tool list's width and the results panel's height, once set,
+      // survive a restart of the page.
+      await page.setViewportSize({ width: 1920, height: 1080 });
+      await screens.tools();
+      const sizes = () => page.evaluate(() => ({
+        list: document.querySelector('[data-testid="tools-split"]').previousElementSibling.getBoundingClientRect().width,
+        dock: document.querySelector('[data-testid="bottom-dock"]').getBoundingClientRect().height,
+      }));
+      const before = await sizes();
+      await page.getByTestId('tools-split').focus();
+      await page.keyboard.press('Shift+ArrowRight');
+      await page.getByTestId('logger-resize').focus();
+      await page.keyboard.press('Shift+ArrowUp');
+      const set = await sizes();
+      expect(set.list === before.list + 64 && set.dock === before.dock + 64, `resizing from the keyboard: ${JSON.stringify({ before, set })}`);
+      await page.reload();
+      await page.getByTestId('nav-tools').click();
+      await page.getByTestId('tool-item-echo').click({ timeout: 20000 });
+      await page.getByTestId('bottom-dock').waitFor({ timeout: 10000 });
+      await page.waitForFunction((want) => {
+        const list = document.querySelector('[data-testid="tools-split"]')?.previousElementSibling?.getBoundingClientRect().width;
+        return list === want;
+      }, set.list, { timeout: 5000 }).catch(() => {});
+      const after = await sizes();
+      expect(after.list === set.list && after.dock === set.dock, `sizes after a reload: ${JSON.stringify({ set, after })}`);
+
       const distinct = [...new Set(problems)];
       writeFileSync(join(dir, 'problems.txt'), distinct.join('\n') + '\n');
       expect(distinct.length === 0, `${distinct.length} problems:\n${distinct.slice(0, 120).join('\n')}`);
