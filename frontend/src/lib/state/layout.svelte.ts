@@ -6,6 +6,19 @@ export type Screen = (typeof SCREENS)[number];
 
 export const LOGGER_MIN = 120;
 export const LOGGER_DEFAULT = 260;
+/** Room the bottom panel always leaves to the screen above it. */
+export const SCREEN_MIN = 200;
+
+/**
+ * defaultLoggerHeight is the bottom panel's height before the user sets
+ * one: 40 % of a tall window (at most 560 px), never less than 260 px, so
+ * structured results fit without scrolling on a 1080 px screen.
+ */
+export function defaultLoggerHeight(windowHeight: number): number {
+  return Math.round(Math.max(LOGGER_DEFAULT, Math.min(windowHeight * 0.4, 560)));
+}
+
+const windowHeight = () => (typeof innerHeight === 'number' && innerHeight > 0 ? innerHeight : 800);
 
 /**
  * Layout is the shell's state: the current screen and the bottom panel
@@ -16,7 +29,9 @@ export const LOGGER_DEFAULT = 260;
 export class Layout {
   #screen = $state<Screen>('servers');
   #loggerOpen = $state(false);
-  #loggerHeight = $state(LOGGER_DEFAULT);
+  // null until the user sets a height (or one is remembered): then it follows the window.
+  #loggerHeight = $state<number | null>(null);
+  #windowHeight = $state(windowHeight());
   #dockResults = $state(true);
   #dock = $state.raw<Snippet | null>(null);
   // What the user changed before the remembered state arrived wins.
@@ -60,8 +75,19 @@ export class Layout {
     return this.#loggerOpen;
   }
 
+  /**
+   * loggerHeight is the bottom panel's height: the one the user set, or the
+   * default for the window's height; never so tall that less than
+   * SCREEN_MIN is left above it.
+   */
   get loggerHeight(): number {
-    return this.#loggerHeight;
+    const h = this.#loggerHeight ?? defaultLoggerHeight(this.#windowHeight);
+    return Math.round(Math.max(LOGGER_MIN, Math.min(h, this.#windowHeight - SCREEN_MIN)));
+  }
+
+  /** setWindowHeight tells the layout the window's height changed. */
+  setWindowHeight(height: number): void {
+    if (height > 0) this.#windowHeight = height;
   }
 
   /** load restores the remembered screen and logger state. */
