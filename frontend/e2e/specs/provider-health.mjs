@@ -169,9 +169,11 @@ export default function ({ test, expect, startApp, openPage, track, work, shots,
       const text = await note.innerText();
       expect(/MCPDESK_E2E_LATE_KEY is set/.test(text), `the reload says: ${text}`);
       expect(/restart them/.test(text), `the reload does not say running servers keep their environment: ${text}`);
-      await row.getByTestId('provider-status').filter({ hasText: 'Ready' }).waitFor({ timeout: 10000 });
+      // The key is there now but nothing has tried it: the row says so.
+      await row.getByTestId('provider-status').filter({ hasText: 'Not tested yet' }).waitFor({ timeout: 10000 });
       await row.getByTestId('provider-test').click();
       await row.getByTestId('provider-test-result').and(page.locator('[data-state="ok"]')).waitFor({ timeout: 30000 });
+      await row.getByTestId('provider-status').filter({ hasText: 'Ready' }).waitFor({ timeout: 10000 });
       expect(!(await page.content()).includes(RIGHT), 'the key reached the page');
       expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
     } finally {

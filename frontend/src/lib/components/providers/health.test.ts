@@ -20,8 +20,11 @@ describe('Provider health', () => {
         verdicts: { 'open-1': { code: 'key_rejected', usable: false, params: { status: '401' }, message: 'The API key for Open was rejected (401).' } },
       },
     });
+    // Nothing has tried the key yet: the row says so rather than "Ready".
     const status = await row('open-1').findByTestId('provider-status');
-    expect(status).toHaveTextContent('Ready');
+    expect(status).toHaveTextContent('Not tested yet');
+    expect(status).toHaveAttribute('data-state', 'untested');
+    expect(status).toHaveAttribute('title', 'Press Test to check the key.');
     await user.click(row('open-1').getByTestId('provider-test'));
     await waitFor(() => expect(row('open-1').getByTestId('provider-status')).toHaveAttribute('data-state', 'error'));
     expect(row('open-1').getByTestId('provider-status')).toHaveTextContent('Key rejected (401)');
@@ -47,7 +50,8 @@ describe('Provider health', () => {
     expect(banner).toHaveTextContent('Environment read again.');
     expect(within(banner).getByTestId('providers-env-var')).toHaveTextContent('LATE_KEY is set');
     expect(banner).toHaveTextContent('MCP servers already running keep the environment they started with');
-    await waitFor(() => expect(row('env-1').getByTestId('provider-status')).toHaveTextContent('Ready'));
+    // The key is there now, but nothing has tried it: not red, not "Ready".
+    await waitFor(() => expect(row('env-1').getByTestId('provider-status')).toHaveTextContent('Not tested yet'));
     expect(row('env-1').getByTestId('provider-key')).toHaveTextContent('Key from $LATE_KEY');
     expect(fake.callsOf('providers.ReloadEnvironment')).toHaveLength(1);
     expect(document.body.innerHTML).not.toContain('sk-late');

@@ -64,9 +64,9 @@ describe('Providers: list and empty state', () => {
     const r = row('ollama-1');
     expect(r.getByTestId('provider-type')).toHaveTextContent('Ollama');
     expect(r.getByTestId('provider-key')).toHaveTextContent('No key needed');
-    expect(r.getByTestId('provider-status')).toHaveTextContent('Ready');
     // It is tested at once, and its models are open.
     await waitFor(() => expect(r.getByTestId('provider-test-result')).toHaveTextContent('Connected · 2 models · 123 ms'));
+    expect(r.getByTestId('provider-status')).toHaveTextContent('Ready');
     expect(await r.findByTestId('provider-model-llama3.2:latest')).toBeInTheDocument();
     expect(screen.queryByTestId('providers-ollama-offer')).not.toBeInTheDocument();
   });
@@ -100,7 +100,9 @@ describe('Providers: list and empty state', () => {
     expect(row('openai-1').getByTestId('provider-type')).toHaveTextContent('OpenAI-compatible');
     expect(row('openai-1').getByTestId('provider-url')).toHaveTextContent('https://api.openai.com/v1');
     expect(row('openai-1').getByTestId('provider-key')).toHaveTextContent('Key in keychain');
-    expect(row('openai-1').getByTestId('provider-status')).toHaveTextContent('Ready');
+    // Set up but never tried in this run: it says so, it does not guess "Ready".
+    expect(row('openai-1').getByTestId('provider-status')).toHaveTextContent('Not tested yet');
+    expect(row('openai-1').getByTestId('provider-status')).toHaveAttribute('data-state', 'untested');
     expect(row('groq-1').getByTestId('provider-key')).toHaveTextContent('Key from $GROQ_API_KEY');
     expect(row('mistral-1').getByTestId('provider-key')).toHaveTextContent('$MISTRAL_KEY is not set');
     // A key variable that is not set is red, in its own words, never "Ready".
@@ -605,7 +607,7 @@ describe('Providers: language', () => {
     expect(screen.getByTestId('settings-providers')).toHaveTextContent('模型服务商');
     expect(row('openai-1').getByTestId('provider-key')).toHaveTextContent('密钥在钥匙串中');
     expect(row('openai-1').getByTestId('provider-test')).toHaveTextContent('测试');
-    await waitFor(() => expect(row('openai-1').getByTestId('provider-status')).toHaveTextContent('可用'));
+    await waitFor(() => expect(row('openai-1').getByTestId('provider-status')).toHaveTextContent('尚未测试'));
     expect(screen.getByTestId('default-models')).toHaveTextContent('默认模型与备用模型');
 
     await user.click(row('openai-1').getByTestId('provider-edit'));
