@@ -225,7 +225,8 @@ func buildCall(method, toolName string, toolArgs multi, uri, promptName string, 
 			return nil, fmt.Errorf("resources/read needs --uri")
 		}
 		return func(ctx context.Context, s *mcppool.Session) (any, error) {
-			return s.Client.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: uri}})
+			res, err := s.Client.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: uri}})
+			return s.ScrubResource(res), err
 		}, nil
 	case "prompts/list":
 		return func(ctx context.Context, s *mcppool.Session) (any, error) {
@@ -247,7 +248,8 @@ func buildCall(method, toolName string, toolArgs multi, uri, promptName string, 
 			args[k] = v.(string)
 		}
 		return func(ctx context.Context, s *mcppool.Session) (any, error) {
-			return s.Client.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: promptName, Arguments: args}})
+			res, err := s.Client.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: promptName, Arguments: args}})
+			return s.ScrubPrompt(res), err
 		}, nil
 	default:
 		return nil, fmt.Errorf("unknown --method %q (one of: %s)", method, strings.Join(methods, ", "))

@@ -59,23 +59,27 @@ func (p *Pool) TemplatesPage(ctx context.Context, id, cursor string) (*mcp.ListR
 	return res, err
 }
 
-// ReadResource reads one resource.
+// ReadResource reads one resource, with the server's keychain secrets
+// hidden in its text.
 func (p *Pool) ReadResource(ctx context.Context, id, uri string) (*mcp.ReadResourceResult, error) {
 	var res *mcp.ReadResourceResult
 	err := p.Do(ctx, id, func(ctx context.Context, s *Session) error {
 		var err error
 		res, err = s.Client.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: uri}})
+		res = s.ScrubResource(res)
 		return err
 	})
 	return res, err
 }
 
-// GetPrompt gets one prompt with its arguments filled in.
+// GetPrompt gets one prompt with its arguments filled in, with the
+// server's keychain secrets hidden in its text.
 func (p *Pool) GetPrompt(ctx context.Context, id, name string, args map[string]string) (*mcp.GetPromptResult, error) {
 	var res *mcp.GetPromptResult
 	err := p.Do(ctx, id, func(ctx context.Context, s *Session) error {
 		var err error
 		res, err = s.Client.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: name, Arguments: args}})
+		res = s.ScrubPrompt(res)
 		return err
 	})
 	return res, err

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/mcpconfig"
 	"mcpdesk/backend/secrets"
@@ -153,6 +155,20 @@ func TestKeychainSecretsResolveAtStart(t *testing.T) {
 		if got := resultText(out.Result); got != c.want {
 			t.Errorf("Tools tab: %s %s %s = %q, want %q", c.server, c.tool, c.arg, got, c.want)
 		}
+	}
+
+	// Resources and prompts are scrubbed the same way, in the inspector's
+	// path and the pool's (chat attachments, the CLI): the test server
+	// quotes the item id and the name it is given.
+	if res, err := svc.ReadResource("kstdio", "test://items/"+apiKey); err != nil {
+		t.Fatal(err)
+	} else if got := res.Contents[0].(mcp.TextResourceContents).Text; got != "Item "+redactedPlaceholder {
+		t.Errorf("resources/read = %q, want the key hidden", got)
+	}
+	if res, err := p.GetPrompt(ctx, "kstdio", "greet", map[string]string{"name": apiKey}); err != nil {
+		t.Fatal(err)
+	} else if got := res.Messages[0].Content.(mcp.TextContent).Text; got != "Please greet "+redactedPlaceholder+" warmly." {
+		t.Errorf("prompts/get = %q, want the key hidden", got)
 	}
 
 	// The form shows the plain value and withholds the secrets.

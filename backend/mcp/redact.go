@@ -50,26 +50,14 @@ func (r *Redactor) withKeychain(values []string) *Redactor {
 // model, the audit log or a conversation. Other env values (paths and
 // the like) stay: results quote them for good reasons.
 func (s *Session) scrubResult(res *mcp.CallToolResult) *mcp.CallToolResult {
-	if res == nil || s.redact == nil || len(s.redact.keychain) == 0 {
+	r := s.keychainRedactor()
+	if res == nil || r == nil {
 		return res
 	}
-	r := NewRedactor(s.redact.keychain)
 	out := *res
 	out.Content = make([]mcp.Content, len(res.Content))
 	for i, c := range res.Content {
-		switch v := c.(type) {
-		case mcp.TextContent:
-			v.Text = r.Redact(v.Text)
-			out.Content[i] = v
-		case mcp.EmbeddedResource:
-			if t, ok := v.Resource.(mcp.TextResourceContents); ok {
-				t.Text = r.Redact(t.Text)
-				v.Resource = t
-			}
-			out.Content[i] = v
-		default:
-			out.Content[i] = c
-		}
+		out.Content[i] = scrubContent(r, c)
 	}
 	if res.StructuredContent != nil {
 		if b, err := json.Marshal(res.StructuredContent); err == nil {
@@ -82,6 +70,71 @@ func (s *Session) scrubResult(res *mcp.CallToolResult) *mcp.CallToolResult {
 		}
 	}
 	return &out
+}
+
+// ScrubResource returns res with the values the session read from the OS
+// keychain replaced in its text contents, as scrubResult does for tool
+// results: a resource that quotes the server's key (a config file, an
+// environment dump) must not show it in the inspector, a chat attachment
+// or the model's context. Blobs stay as they are.
+func (s *Session) ScrubResource(res *mcp.ReadResourceResult) *mcp.ReadResourceResult {
+	r := s.keychainRedactor()
+	if res == nil || r == nil {
+		return res
+	}
+	out := *res
+	out.Contents = make([]mcp.ResourceContents, len(res.Contents))
+	for i, c := range res.Contents {
+		if t, ok := c.(mcp.TextResourceContents); ok {
+			t.Text = r.Redact(t.Text)
+			c = t
+		}
+		out.Contents[i] = c
+	}
+	return &out
+}
+
+// ScrubPrompt returns res with the values the session read from the OS
+// keychain replaced in its description and its messages' text and
+// embedded text resources.
+func (s *Session) ScrubPrompt(res *mcp.GetPromptResult) *mcp.GetPromptResult {
+	r := s.keychainRedactor()
+	if res == nil || r == nil {
+		return res
+	}
+	out := *res
+	out.Description = r.Redact(res.Description)
+	out.Messages = make([]mcp.PromptMessage, len(res.Messages))
+	for i, m := range res.Messages {
+		m.Content = scrubContent(r, m.Content)
+		out.Messages[i] = m
+	}
+	return &out
+}
+
+// keychainRedactor hides the values the session read from the OS
+// keychain; nil when it read none.
+func (s *Session) keychainRedactor() *Redactor {
+	if s.redact == nil || len(s.redact.keychain) == 0 {
+		return nil
+	}
+	return NewRedactor(s.redact.keychain)
+}
+
+// scrubContent hides r's secrets in one content item's text.
+func scrubContent(r *Redactor, c mcp.Content) mcp.Content {
+	switch v := c.(type) {
+	case mcp.TextContent:
+		v.Text = r.Redact(v.Text)
+		return v
+	case mcp.EmbeddedResource:
+		if t, ok := v.Resource.(mcp.TextResourceContents); ok {
+			t.Text = r.Redact(t.Text)
+			v.Resource = t
+		}
+		return v
+	}
+	return c
 }
 
 // Redact returns text with the session's secrets — literal and expanded —
