@@ -5,20 +5,26 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/secrets"
 )
 
-const importUsage = `usage: mcpdesk import [--dry-run | --yes] [--only ID,ID] [--config FILE] FILE
+const importUsage = `usage: mcpdesk import [--dry-run | --yes] [--keychain] [--only ID,ID] [--config FILE] FILE
 
 Merges the servers of a Claude Desktop, Cursor, VS Code, Windsurf or Cline
 config into MCP Desk's. It first shows everything each server will run or
 send (secrets masked) and what it warns about, then asks; without a
 terminal to ask on, --yes imports what was shown. An entry with mistakes
 is listed with each mistake at FILE:LINE:COL and left out; the others are
-imported. --dry-run prints the preview as JSON and changes nothing.`
+imported. --keychain moves env and header values that look secret (API
+keys, tokens, Authorization headers) into the OS keychain and writes
+references to them in the config, as the app's import does when "Move to
+the keychain" is ticked. --dry-run prints the preview as JSON and changes
+nothing.`
 
 // maxImportFile bounds the file to import: configs are a few kilobytes.
 const maxImportFile = 4 << 20
@@ -27,12 +33,14 @@ func runImport(_ context.Context, g globals, args []string, env Env) int {
 	var (
 		configFile, only string
 		dryRun, yes      bool
+		toKeychain       bool
 	)
 	fs := newFlags("import", &g, env)
 	fs.StringVar(&configFile, "config", "", "config file to merge into (default: mcp.config.json in the data folder)")
 	fs.BoolVar(&dryRun, "dry-run", false, "print the preview as JSON and change nothing")
 	fs.BoolVar(&yes, "yes", false, "import without asking (what the preview shows)")
 	fs.StringVar(&only, "only", "", "import only these servers (ids, comma-separated)")
+	fs.BoolVar(&toKeychain, "keychain", false, "move env and header values that look secret into the OS keychain")
 	fs.Usage = func() { fmt.Fprintln(env.Stderr, importUsage) }
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -103,25 +111,49 @@ func runImport(_ context.Context, g globals, args []string, env Env) int {
 			return exitFail
 		}
 	}
+	// With --keychain, literal secrets become references and their values
+	// go to the keychain before the config names them.
+	put := map[string]string{}
+	literal := 0
+	for i, srv := range servers {
+		next, found := srv.WithSecretsReferenced()
+		if toKeychain {
+			servers[i] = next
+			maps.Copy(put, found)
+		} else {
+			literal += len(found)
+		}
+	}
+	keychain := providerSecrets()
+	stored, err := storeAll(keychain, put)
+	if err != nil {
+		return fail(env, fmt.Errorf("%w; nothing was imported (run without --keychain to keep the values in the config file)", err))
+	}
 	// A replaced server's keychain secrets go with it: an imported file
-	// must not inherit them by naming the same references.
+	// must not inherit them by naming the same references. Those just
+	// stored for it stay.
 	var forget []string
 	for _, old := range base.Servers {
 		if slices.ContainsFunc(servers, func(s mcpconfig.Server) bool { return s.ID == old.ID }) {
-			forget = append(forget, old.KeychainEntries()...)
+			for _, e := range old.KeychainEntries() {
+				if _, fresh := put[e]; !fresh {
+					forget = append(forget, e)
+				}
+			}
 		}
 	}
 	merged, added, replaced := mcpconfig.Merge(base, servers)
 	if err := mcpconfig.WriteFile(configFile, merged); err != nil {
+		deleteAll(keychain, stored)
 		return fail(env, err)
 	}
-	if len(forget) > 0 {
-		keychain := providerSecrets()
-		for _, e := range forget {
-			if err := keychain.Delete(e); err != nil {
-				fmt.Fprintf(env.Stderr, "mcpdesk: warning: could not delete %s of a replaced server from the OS keychain: %v\n", e, err)
-			}
+	for _, e := range forget {
+		if err := keychain.Delete(e); err != nil {
+			fmt.Fprintf(env.Stderr, "mcpdesk: warning: could not delete %s of a replaced server from the OS keychain: %v\n", e, err)
 		}
+	}
+	if literal > 0 {
+		fmt.Fprintf(env.Stderr, "mcpdesk: %d value(s) that look secret are in %s in plain text; import again with --keychain, or use \"Move to the keychain\" in the app, to keep them in the OS keychain\n", literal, configFile)
 	}
 	if added == nil {
 		added = []string{}
@@ -129,8 +161,31 @@ func runImport(_ context.Context, g globals, args []string, env Env) int {
 	if replaced == nil {
 		replaced = []string{}
 	}
-	_ = printJSON(env, map[string]any{"from": file, "format": format, "into": configFile, "added": added, "replaced": replaced})
+	_ = printJSON(env, map[string]any{"from": file, "format": format, "into": configFile, "added": added, "replaced": replaced,
+		"movedToKeychain": len(stored)})
 	return exitOK
+}
+
+// storeAll writes put (keychain entry → value) to keychain in a stable
+// order and returns the entries written; on an error it deletes them again
+// and names the entry that failed.
+func storeAll(keychain secrets.Store, put map[string]string) ([]string, error) {
+	var done []string
+	for _, entry := range slices.Sorted(maps.Keys(put)) {
+		if err := keychain.Set(entry, put[entry]); err != nil {
+			deleteAll(keychain, done)
+			return nil, fmt.Errorf("store %s in the OS keychain: %w", entry, err)
+		}
+		done = append(done, entry)
+	}
+	return done, nil
+}
+
+// deleteAll removes entries from keychain, best effort.
+func deleteAll(keychain secrets.Store, entries []string) {
+	for _, e := range entries {
+		_ = keychain.Delete(e)
+	}
 }
 
 // printPreview writes the import preview for a person: per server what it

@@ -160,3 +160,63 @@ func TestImportCommandDropsReplacedSecrets(t *testing.T) {
 		t.Fatalf("the imported server inherited the replaced server's secret: Get = %v", err)
 	}
 }
+
+// TestImportCommandMovesSecretsToKeychain: with --keychain the imported
+// server's token goes to the keychain and the config holds its reference;
+// without it the command says the value stays in plain text.
+func TestImportCommandMovesSecretsToKeychain(t *testing.T) {
+	mem := secrets.NewMemory()
+	prev := providerSecrets
+	providerSecrets = func() secrets.Store { return mem }
+	t.Cleanup(func() { providerSecrets = prev })
+	const token = "ghp_Zq81mXv0TkL3sW9aP4eR7uY2"
+	dir := t.TempDir()
+	file := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(file, []byte(`{"mcpServers": {
+	  "gh": {"command": "/opt/gh/server", "env": {"GITHUB_TOKEN": "`+token+`", "GH_HOST": "github.com"}},
+	  "api": {"url": "https://api.example.com/mcp", "headers": {"Authorization": "Bearer `+token+`"}}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	plain := filepath.Join(dir, "plain.config.json")
+	code, _, errOut := run(t, context.Background(), "import", "--config", plain, "--yes", file)
+	if code != exitOK {
+		t.Fatalf("import: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "2 value(s) that look secret are in "+plain+" in plain text; import again with --keychain") {
+		t.Errorf("the plain import does not say the secrets stay in the file:\n%s", errOut)
+	}
+
+	into := filepath.Join(dir, "mcp.config.json")
+	code, out, errOut := run(t, context.Background(), "import", "--config", into, "--yes", "--keychain", file)
+	if code != exitOK {
+		t.Fatalf("import --keychain: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, `"movedToKeychain": 2`) {
+		t.Errorf("the result does not count the moved values: %s", out)
+	}
+	b, err := os.ReadFile(into)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), token) {
+		t.Fatalf("the config holds the token:\n%s", b)
+	}
+	for _, want := range []string{`"GITHUB_TOKEN": "${keychain:gh/env/GITHUB_TOKEN}"`, `"GH_HOST": "github.com"`,
+		`"Authorization": "${keychain:api/header/Authorization}"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the config lacks %s:\n%s", want, b)
+		}
+	}
+	for entry, want := range map[string]string{
+		mcpconfig.KeychainEntry("gh", mcpconfig.EnvPair, "GITHUB_TOKEN"):        token,
+		mcpconfig.KeychainEntry("api", mcpconfig.HeaderPair, "Authorization"): "Bearer " + token,
+	} {
+		if got, err := mem.Get(entry); err != nil || got != want {
+			t.Errorf("keychain %s = %q, %v; want %q", entry, got, err, want)
+		}
+	}
+	if strings.Contains(out+errOut, token) {
+		t.Errorf("the command printed the token:\n%s\n%s", out, errOut)
+	}
+}

@@ -197,13 +197,13 @@ func (p *Pool) MoveSecretsToKeychain(ids []string) (int, error) {
 			if len(ids) > 0 && !slices.Contains(ids, s.ID) {
 				continue
 			}
-			env, n := moveLiterals(s, mcpconfig.EnvPair, put)
-			headers, m := moveLiterals(s, mcpconfig.HeaderPair, put)
-			if n+m == 0 {
+			next, found := s.WithSecretsReferenced()
+			if len(found) == 0 {
 				continue
 			}
-			cfg.Servers[i].Env, cfg.Servers[i].Headers = env, headers
-			moved += n + m
+			maps.Copy(put, found)
+			cfg.Servers[i] = next
+			moved += len(found)
 		}
 		return p.storeSecrets(put)
 	})
@@ -211,25 +211,6 @@ func (p *Pool) MoveSecretsToKeychain(ids []string) (int, error) {
 		return 0, err
 	}
 	return moved, nil
-}
-
-// moveLiterals returns s's pairs of kind with every literal secret replaced
-// by its reference, adding the values to put, and how many it replaced.
-func moveLiterals(s mcpconfig.Server, kind mcpconfig.PairKind, put map[string]string) (map[string]string, int) {
-	in := pairsOf(s, kind)
-	if len(in) == 0 {
-		return in, 0
-	}
-	out := maps.Clone(in)
-	n := 0
-	for k, v := range in {
-		if mcpconfig.LooksSecret(kind, k, v) {
-			out[k] = mcpconfig.KeychainRef(s.ID, kind, k)
-			put[mcpconfig.KeychainEntry(s.ID, kind, k)] = v
-			n++
-		}
-	}
-	return out, n
 }
 
 // SecretValue returns the stored value of one env variable or header of a

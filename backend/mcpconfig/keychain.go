@@ -1,6 +1,9 @@
 package mcpconfig
 
-import "strings"
+import (
+	"maps"
+	"strings"
+)
 
 // A server's env value or header value may live in the OS keychain instead
 // of mcp.config.json. The file then holds a reference in place of the
@@ -86,6 +89,39 @@ func (s Server) KeychainEntries() []string {
 		if s.Headers[k] == KeychainRef(s.ID, HeaderPair, k) {
 			out = append(out, KeychainEntry(s.ID, HeaderPair, k))
 		}
+	}
+	return out
+}
+
+// WithSecretsReferenced returns s with every literal env or header value
+// that LooksSecret replaced by its KeychainRef, and the values to store
+// (keychain entry → value). s itself is not changed; a server without
+// literal secrets comes back as it is with an empty map.
+func (s Server) WithSecretsReferenced() (Server, map[string]string) {
+	put := map[string]string{}
+	s.Env = referenceLiterals(s.ID, EnvPair, s.Env, put)
+	s.Headers = referenceLiterals(s.ID, HeaderPair, s.Headers, put)
+	return s, put
+}
+
+// referenceLiterals returns pairs (of kind, of server) with its literal
+// secrets replaced by references, adding their values to put; pairs itself
+// is returned when nothing is secret.
+func referenceLiterals(server string, kind PairKind, pairs map[string]string, put map[string]string) map[string]string {
+	var out map[string]string
+	for _, k := range sortedKeys(pairs) {
+		v := pairs[k]
+		if !LooksSecret(kind, k, v) {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(pairs)
+		}
+		out[k] = KeychainRef(server, kind, k)
+		put[KeychainEntry(server, kind, k)] = v
+	}
+	if out == nil {
+		return pairs
 	}
 	return out
 }
