@@ -209,7 +209,7 @@ func TestImportCommandMovesSecretsToKeychain(t *testing.T) {
 		}
 	}
 	for entry, want := range map[string]string{
-		mcpconfig.KeychainEntry("gh", mcpconfig.EnvPair, "GITHUB_TOKEN"):        token,
+		mcpconfig.KeychainEntry("gh", mcpconfig.EnvPair, "GITHUB_TOKEN"):      token,
 		mcpconfig.KeychainEntry("api", mcpconfig.HeaderPair, "Authorization"): "Bearer " + token,
 	} {
 		if got, err := mem.Get(entry); err != nil || got != want {

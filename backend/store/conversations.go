@@ -1071,6 +1071,11 @@ type SearchHit struct {
 	// SnippetEnd.
 	Snippet   string    `json:"snippet"`
 	CreatedAt time.Time `json:"createdAt"`
+	// Version is the version of the answer the message belongs to and
+	// Versions how many that answer has; Versions is 1 when it has one
+	// (a hit in another version than the one shown says which).
+	Version  int `json:"version"`
+	Versions int `json:"versions"`
 }
 
 // SearchMessages finds messages whose text contains every whitespace-
@@ -1112,6 +1117,8 @@ func (s *Store) SearchMessages(ctx context.Context, query string, limit int) ([]
 		Role           string
 		Content        string
 		CreatedAt      time.Time
+		Version        int
+		Versions       int
 	}
 	db := s.db.WithContext(ctx)
 	var err error
@@ -1130,10 +1137,15 @@ func (s *Store) SearchMessages(ctx context.Context, query string, limit int) ([]
 		out = append(out, SearchHit{
 			ConversationID: r.ConversationID, ConversationTitle: r.Title, MessageID: r.MessageID,
 			Role: Role(r.Role), Snippet: snippet(r.Content, marker), CreatedAt: r.CreatedAt,
+			Version: max(r.Version, 1), Versions: max(r.Versions, r.Version, 1),
 		})
 	}
 	return out, nil
 }
+
+// searchVersions is how many versions the answer of a hit has, found
+// through the messages_by_version index.
+const searchVersions = `COALESCE((SELECT MAX(v.version) FROM messages v WHERE v.version_group = m.version_group), 1)`
 
 // searchFTSQuery is the indexed search; its first argument is the MATCH
 // expression, then one per extra condition, then the limit.
@@ -1142,7 +1154,8 @@ func searchFTSQuery(extra []string) string {
 	for _, w := range extra {
 		cond += " AND " + w
 	}
-	return `SELECT m.conversation_id, c.title, m.id AS message_id, m.role, m.created_at, m.content
+	return `SELECT m.conversation_id, c.title, m.id AS message_id, m.role, m.created_at, m.content,
+			m.version, ` + searchVersions + ` AS versions
 		FROM messages_fts
 		JOIN messages m ON m.id = messages_fts.rowid
 		JOIN conversations c ON c.id = m.conversation_id
@@ -1156,7 +1169,8 @@ func searchFTSQuery(extra []string) string {
 // rowid backwards is newest first without a sort, and the scan ends at the
 // limit.
 func searchLikeQuery(where []string) string {
-	return `SELECT m.conversation_id, c.title, m.id AS message_id, m.role, m.created_at, m.content
+	return `SELECT m.conversation_id, c.title, m.id AS message_id, m.role, m.created_at, m.content,
+			m.version, ` + searchVersions + ` AS versions
 		FROM messages m
 		JOIN conversations c ON c.id = m.conversation_id
 		WHERE m.hidden = 0 AND ` + strings.Join(where, " AND ") + `

@@ -194,13 +194,14 @@ func TestSearchFindsEveryVersionAndRevealOpensIt(t *testing.T) {
 		selected int    // version of q1's answer shown before the search
 		query    string // text only in a version not shown
 		hit      int64
+		version  [2]int // the hit's version and how many its answer has
 		want     []string
 	}{
-		{"stopped version 2 while 1 is shown", 1, "okapi", f.a2.ID,
+		{"stopped version 2 while 1 is shown", 1, "okapi", f.a2.ID, [2]int{2, 2},
 			[]string{"user:q1", "assistant:second answer okapi"}},
-		{"version 1 while 2 is shown", 2, "zebra", f.a1.ID,
+		{"version 1 while 2 is shown", 2, "zebra", f.a1.ID, [2]int{1, 2},
 			[]string{"user:q1", "assistant:first answer zebra", "tool:file text", "user:q2", "assistant:third answer lemur"}},
-		{"a later turn of version 1 while 2 is shown", 2, "lemur", f.a3.ID,
+		{"a later turn of version 1 while 2 is shown", 2, "lemur", f.a3.ID, [2]int{1, 1},
 			[]string{"user:q1", "assistant:first answer zebra", "tool:file text", "user:q2", "assistant:third answer lemur"}},
 	}
 	for _, tc := range cases {
@@ -214,6 +215,9 @@ func TestSearchFindsEveryVersionAndRevealOpensIt(t *testing.T) {
 			}
 			if len(hits) != 1 || hits[0].MessageID != tc.hit {
 				t.Fatalf("search %q = %+v, want message %d", tc.query, hits, tc.hit)
+			}
+			if got := [2]int{hits[0].Version, hits[0].Versions}; got != tc.version {
+				t.Errorf("search %q: version %d of %d, want %d of %d", tc.query, got[0], got[1], tc.version[0], tc.version[1])
 			}
 			if err := f.st.RevealMessage(ctx, f.conv, hits[0].MessageID); err != nil {
 				t.Fatal(err)

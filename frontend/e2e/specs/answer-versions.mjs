@@ -125,6 +125,8 @@ export default function ({ test, expect, startApp, openPage, track, root, work, 
 
       // Search finds text in a version not shown, and opening the hit shows it.
       await page.getByTestId('chat-search').fill('alpha');
+      const hitVersion = await page.getByTestId('chat-search-hit').first().getByTestId('chat-search-hit-version').innerText();
+      expect(hitVersion.trim() === 'Answer version 1 of 3', `the hit says "${hitVersion}", not which version it is in`);
       await page.getByTestId('chat-search-hit').first().click();
       await shows('First answer alpha.', '1 / 3');
       await page.getByTestId('chat-search').fill('');

@@ -2733,6 +2733,8 @@ export namespace store {
 	    snippet: string;
 	    // Go type: time
 	    createdAt: any;
+	    version: number;
+	    versions: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new SearchHit(source);
@@ -2746,6 +2748,8 @@ export namespace store {
 	        this.role = source["role"];
 	        this.snippet = source["snippet"];
 	        this.createdAt = this.convertValues(source["createdAt"], null);
+	        this.version = source["version"];
+	        this.versions = source["versions"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

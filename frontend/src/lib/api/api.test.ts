@@ -103,7 +103,7 @@ describe('chat contract with backend/events/chat.go and backend/store/conversati
     expect(keys(summary)).toEqual(goJSONFields('ConversationSummary', GO_STORE));
     const att: Required<Attachment> = { name: '', mimeType: '', data: '' };
     expect(keys(att)).toEqual(goJSONFields('Attachment', GO_STORE));
-    const hit: Required<SearchHit> = { conversationId: 1, conversationTitle: '', messageId: 1, role: 'user', snippet: '', createdAt: '' };
+    const hit: Required<SearchHit> = { conversationId: 1, conversationTitle: '', messageId: 1, role: 'user', snippet: '', createdAt: '', version: 1, versions: 1 };
     expect(keys(hit)).toEqual(goJSONFields('SearchHit', GO_STORE));
     const filter: Required<ToolFilter> = { allowed: [], disabled: [] };
     expect(keys(filter)).toEqual(goJSONFields('ToolFilter', GO_STORE));

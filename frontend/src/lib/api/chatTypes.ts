@@ -144,6 +144,9 @@ export interface SearchHit {
   /** ~64 characters around the first match; every match between SNIPPET_START and SNIPPET_END. */
   snippet: string;
   createdAt: string;
+  /** The version of the answer the message belongs to, and how many that answer has (1 when one). */
+  version: number;
+  versions: number;
 }
 
 /** The markers around each match in SearchHit.snippet (STX, ETX). */

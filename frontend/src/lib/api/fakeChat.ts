@@ -500,6 +500,8 @@ export class FakeChat implements ChatServiceBackend {
           role: m.role,
           snippet: text.replace(pattern, (x) => SNIPPET_START + x + SNIPPET_END),
           createdAt: m.createdAt,
+          version: m.version || 1,
+          versions: Math.max(m.version || 1, s.versions?.get(m.versionGroup)?.length ?? 1),
         });
       }
     }

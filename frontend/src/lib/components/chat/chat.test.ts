@@ -373,6 +373,8 @@ describe('Chat: conversations', () => {
     expect(hits).toHaveLength(2);
     expect(hits[1].querySelector('mark')).toHaveTextContent('banana');
     expect(hits[1]).toHaveTextContent('Fruit');
+    // An answer with one version says nothing about versions.
+    expect(screen.queryByTestId('chat-search-hit-version')).toBeNull();
     await r.user.click(hits[1]);
     await waitFor(() => expect(screen.getByTestId('chat-title')).toHaveTextContent('Fruit'));
     expect(r.fake.callsOf('chat.Conversation')).toEqual([[1]]);
