@@ -73,7 +73,11 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
       expect(json.conversation.settings.provider === providerId, `the JSON export lost the provider id: ${JSON.stringify(json.conversation.settings)}`);
       expect(json.providers?.[providerId] === 'Fake LLM', `the JSON export does not name the provider: ${JSON.stringify(json.providers)}`);
 
-      // A server's sampling request: the dialog says which model answers, by name.
+      // A server's sampling request: the dialog says which model answers, by
+      // name, also on a screen that has not read the providers (a reload
+      // straight to Tools).
+      await page.getByTestId('nav-tools').click();
+      await page.reload();
       await page.getByTestId('nav-tools').click();
       await page.getByTestId('tool-item-trigger-sampling-request').click({ timeout: 15000 });
       const detail = page.getByTestId('tool-detail');
