@@ -403,7 +403,7 @@ func (e *Engine) emitConversations(id int64) {
 // ---- small helpers ---------------------------------------------------------------
 
 // modelLabel is "provider/model", as events and messages name a model.
-func modelLabel(r providers.Route) string { return r.Ref.Provider + "/" + r.Ref.Model }
+func modelLabel(r providers.Route) string { return store.JoinModel(r.Ref.Provider, r.Ref.Model) }
 
 // titleLen is how much of the first message becomes the title.
 const titleLen = 60

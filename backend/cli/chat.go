@@ -105,6 +105,8 @@ func runChat(ctx context.Context, g globals, args []string, env Env) int {
 	}
 
 	out := newChatPrinter(env, jsonOut, mode)
+	// Without them a model is named by its provider's id.
+	out.names, _ = st.ProviderNames(ctx)
 	elicitor, _ := newCLIElicitor("", env)
 	elicitor.in = out.in // one reader of the terminal for every question
 	pool := mcppool.New(mcppool.Options{
@@ -298,6 +300,8 @@ type chatPrinter struct {
 	mode   chat.ApprovalMode
 	engine *chat.Engine
 	done   chan events.ChatDonePayload
+	// names name a model by its provider, as the window does.
+	names store.ProviderNames
 
 	mu        sync.Mutex // output and the fields below
 	enc       *json.Encoder
@@ -487,7 +491,7 @@ func (p *chatPrinter) sample(s events.ChatSamplingPayload) {
 			p.askMu.Lock()
 			p.mu.Lock()
 			p.breakLine()
-			fmt.Fprintf(p.env.Stderr, "\n%s asks %s for a completion:\n  %s\nAllow? [y]es / [N]o: ", s.Server, s.Model, oneLine(string(s.Request), 500))
+			fmt.Fprintf(p.env.Stderr, "\n%s asks %s for a completion:\n  %s\nAllow? [y]es / [N]o: ", s.Server, p.names.ModelLabel(store.SplitModel(s.Model)), oneLine(string(s.Request), 500))
 			p.mu.Unlock()
 			line, _ := p.readLine()
 			p.askMu.Unlock()

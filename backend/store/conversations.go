@@ -362,7 +362,8 @@ type Message struct {
 	Hidden bool          `json:"hidden"`
 	Status MessageStatus `json:"status"`
 	Error  string        `json:"error"`
-	// Model is the model that wrote an assistant message.
+	// Model is the model that wrote an assistant message, as
+	// "provider-id/model" (see JoinModel).
 	Model     string      `json:"model"`
 	Usage     *TokenUsage `json:"usage"`
 	CreatedAt time.Time   `json:"createdAt"`
@@ -380,6 +381,19 @@ type Message struct {
 	// Versions is, on a user message, how many versions its answer has;
 	// filled in when read.
 	Versions int `json:"versions"`
+}
+
+// JoinModel is how a message names the model that wrote it:
+// "provider-id/model". Provider ids never hold "/"; models may.
+func JoinModel(provider, model string) string { return provider + "/" + model }
+
+// SplitModel reads what JoinModel wrote; a string without "/" is a model
+// alone.
+func SplitModel(s string) (provider, model string) {
+	if p, m, ok := strings.Cut(s, "/"); ok && p != "" {
+		return p, m
+	}
+	return "", s
 }
 
 // conversationRow is a row of conversations.

@@ -33,17 +33,34 @@ type ConversationExport struct {
 	// user message's answer a message belongs to, and selectedVersion on a
 	// user message is the version shown and sent to the model.
 	Messages []Message `json:"messages"`
+	// Providers are the names, at export time, of the providers the
+	// conversation and its messages name by id (settings.provider, the
+	// "provider-id/model" of each answer); a provider removed since is
+	// absent.
+	Providers map[string]string `json:"providers,omitempty"`
 }
 
 // ExportJSON returns conversation id and all its messages, hidden ones and
 // every answer version included, as indented JSON in the ExportFormat shape.
 func (s *Store) ExportJSON(ctx context.Context, id int64) ([]byte, error) {
-	c, msgs, err := s.exportData(ctx, id)
+	c, msgs, names, err := s.exportData(ctx, id)
 	if err != nil {
 		return nil, err
 	}
+	used := map[string]string{}
+	for _, m := range msgs {
+		if p, _ := SplitModel(m.Model); names[p] != "" {
+			used[p] = names[p]
+		}
+	}
+	if p := c.Settings.Provider; names[p] != "" {
+		used[p] = names[p]
+	}
+	if len(used) == 0 {
+		used = nil
+	}
 	b, err := json.MarshalIndent(ConversationExport{
-		Format: ExportFormat, ExportedAt: now(), Conversation: c, Messages: msgs,
+		Format: ExportFormat, ExportedAt: now(), Conversation: c, Messages: msgs, Providers: used,
 	}, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("export conversation %d: %w", id, err)
@@ -51,15 +68,17 @@ func (s *Store) ExportJSON(ctx context.Context, id int64) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// ExportMarkdown renders conversation id for people: a title, the provider,
-// model and date, then each visible message under a role heading, reasoning
+// ExportMarkdown renders conversation id for people: a title, the model
+// ("Fake LLM · fake-1", by the provider's name in Settings) and date, then
+// each visible message under a role heading (an answer by another model
+// than the conversation's names it), reasoning
 // in a <details> block, each tool call as a fenced JSON block of its
 // arguments followed by a summary of its result. Tool messages answering a
 // call shown above are folded into that call; hidden messages are left out.
 // An answer with several versions shows each, in order, under an "Answer
 // version i of n" line that names the one selected.
 func (s *Store) ExportMarkdown(ctx context.Context, id int64) (string, error) {
-	c, msgs, err := s.exportData(ctx, id)
+	c, msgs, names, err := s.exportData(ctx, id)
 	if err != nil {
 		return "", err
 	}
@@ -69,7 +88,7 @@ func (s *Store) ExportMarkdown(ctx context.Context, id int64) (string, error) {
 		title = "Untitled conversation"
 	}
 	fmt.Fprintf(&b, "# %s\n\n", oneLine(title))
-	fmt.Fprintf(&b, "- **Model:** %s (%s)\n", oneLine(c.Settings.Model), oneLine(c.Settings.Provider))
+	fmt.Fprintf(&b, "- **Model:** %s\n", oneLine(names.ModelLabel(c.Settings.Provider, c.Settings.Model)))
 	fmt.Fprintf(&b, "- **Created:** %s\n", c.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"))
 	if c.Settings.Temperature != nil {
 		fmt.Fprintf(&b, "- **Temperature:** %g\n", *c.Settings.Temperature)
@@ -79,7 +98,8 @@ func (s *Store) ExportMarkdown(ctx context.Context, id int64) (string, error) {
 		writeDetails(&b, "System prompt", c.Settings.SystemPrompt)
 	}
 
-	w := markdownWriter{b: &b, shown: map[string]bool{}, branches: map[versionKey][]Message{}}
+	w := markdownWriter{b: &b, shown: map[string]bool{}, branches: map[versionKey][]Message{},
+		names: names, model: JoinModel(c.Settings.Provider, c.Settings.Model)}
 	var roots []Message
 	for _, m := range msgs {
 		if m.VersionGroup == 0 {
@@ -105,6 +125,8 @@ type markdownWriter struct {
 	b        *strings.Builder
 	shown    map[string]bool // tool call ids rendered with their result
 	branches map[versionKey][]Message
+	names    ProviderNames
+	model    string // the conversation's model, as JoinModel writes it
 }
 
 // writeAll writes msgs in order, each user message followed by its answer.
@@ -148,6 +170,9 @@ func (w *markdownWriter) write(m Message) {
 		return
 	}
 	fmt.Fprintf(b, "\n## %s\n", roleHeading(m.Role))
+	if m.Role == RoleAssistant && m.Model != "" && m.Model != w.model {
+		fmt.Fprintf(b, "\n*Model: %s*\n", oneLine(w.names.ModelLabel(SplitModel(m.Model))))
+	}
 	if m.Reasoning != "" {
 		writeDetails(b, "Reasoning", m.Reasoning)
 	}
@@ -178,17 +203,21 @@ func (w *markdownWriter) write(m Message) {
 	}
 }
 
-// exportData reads a conversation and its messages.
-func (s *Store) exportData(ctx context.Context, id int64) (Conversation, []Message, error) {
+// exportData reads a conversation, its messages and the providers' names.
+func (s *Store) exportData(ctx context.Context, id int64) (Conversation, []Message, ProviderNames, error) {
 	c, err := s.GetConversation(ctx, id)
 	if err != nil {
-		return Conversation{}, nil, err
+		return Conversation{}, nil, nil, err
 	}
 	msgs, err := s.AllMessages(ctx, id)
 	if err != nil {
-		return Conversation{}, nil, err
+		return Conversation{}, nil, nil, err
 	}
-	return c, msgs, nil
+	names, err := s.ProviderNames(ctx)
+	if err != nil {
+		return Conversation{}, nil, nil, err
+	}
+	return c, msgs, names, nil
 }
 
 // writeToolCall renders one tool call: a heading line with server, tool,

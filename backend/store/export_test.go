@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,6 +13,9 @@ import (
 func exportFixture(t *testing.T) (*Store, Conversation) {
 	t.Helper()
 	st := openTest(t, t.TempDir())
+	if _, err := st.CreateProvider(context.Background(), Provider{ID: "ollama", Name: "Ollama", Type: "ollama", BaseURL: "http://localhost:11434"}); err != nil {
+		t.Fatal(err)
+	}
 	c, err := st.CreateConversation(context.Background(), "Disk report", ConversationSettings{
 		Provider: "ollama", Model: "qwen3:8b", SystemPrompt: "You are terse.", Temperature: ptr(0.2),
 	})
@@ -24,7 +28,7 @@ func exportFixture(t *testing.T) (*Store, Conversation) {
 	}
 	add(Message{Role: RoleUser, Content: "How full is /tmp?",
 		Attachments: []Attachment{{Name: "df.png", MIMEType: "image/png", Data: "AAAA"}}})
-	add(Message{Role: RoleAssistant, Model: "qwen3:8b", Reasoning: "I should call du.", ToolCalls: []ToolCall{
+	add(Message{Role: RoleAssistant, Model: "ollama/qwen3:8b", Reasoning: "I should call du.", ToolCalls: []ToolCall{
 		{ID: "call_1", Name: "shell__du", Server: "shell", Tool: "du", Arguments: `{"path":"/tmp","depth":1}`,
 			Status: ToolCallDone, DurationMs: 42, Approval: ApprovalUser,
 			Result: json.RawMessage(`{"content":[{"type":"text","text":"1.2G\t/tmp"},{"type":"image","mimeType":"image/png","data":"AAAA"}]}`)},
@@ -56,7 +60,7 @@ func TestExportMarkdown(t *testing.T) {
 	}
 	want := []string{
 		"# Disk report",
-		"- **Model:** qwen3:8b (ollama)",
+		"- **Model:** Ollama · qwen3:8b",
 		"- **Created:** " + c.CreatedAt.Format("2006-01-02 15:04 UTC"),
 		"- **Temperature:** 0.2",
 		"<summary>System prompt</summary>",
@@ -156,7 +160,7 @@ func TestExportJSON(t *testing.T) {
 	// The top-level keys, and camelCase throughout.
 	var top map[string]json.RawMessage
 	json.Unmarshal(b, &top)
-	for _, k := range []string{"format", "exportedAt", "conversation", "messages"} {
+	for _, k := range []string{"format", "exportedAt", "conversation", "messages", "providers"} {
 		if _, ok := top[k]; !ok {
 			t.Errorf("top-level key %q missing", k)
 		}
@@ -168,5 +172,114 @@ func TestExportJSON(t *testing.T) {
 	}
 	if strings.Contains(string(b), `"system_prompt"`) || strings.Contains(string(b), `"ConversationID"`) {
 		t.Error("export leaks Go or SQL field names")
+	}
+}
+
+// TestExportNamesModels: the Markdown names a model by its provider's name
+// as Settings shows it, never by the provider's internal id; a provider
+// removed since falls back to its id, marked. The JSON keeps the ids and
+// adds the names.
+func TestExportNamesModels(t *testing.T) {
+	st := openTest(t, t.TempDir())
+	ctx := context.Background()
+	for _, p := range []Provider{
+		{ID: "fake-llm-7entat", Name: "Fake LLM", Type: "openai", BaseURL: "http://127.0.0.1:1"},
+		{ID: "other-9q", Name: "Other", Type: "openai", BaseURL: "http://127.0.0.1:1"},
+	} {
+		if _, err := st.CreateProvider(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := st.CreateConversation(ctx, "Names", ConversationSettings{Provider: "fake-llm-7entat", Model: "fake-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := func(m Message) { m.ConversationID = c.ID; appendMsg(t, st, m) }
+	add(Message{Role: RoleUser, Content: "Hi"})
+	add(Message{Role: RoleAssistant, Model: "fake-llm-7entat/fake-1", Content: "by the conversation's model"})
+	add(Message{Role: RoleUser, Content: "Again"})
+	add(Message{Role: RoleAssistant, Model: "other-9q/org/model-2", Content: "by a fallback"})
+	add(Message{Role: RoleUser, Content: "Once more"})
+	add(Message{Role: RoleAssistant, Model: "gone-3k/old", Content: "by a provider deleted since"})
+
+	md, err := st.ExportMarkdown(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"- **Model:** Fake LLM · fake-1\n",
+		"## Assistant\n\n*Model: Other · org/model-2*\n",
+		"## Assistant\n\n*Model: gone-3k (removed) · old*\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "fake-llm-7entat") || strings.Contains(md, "other-9q") {
+		t.Errorf("Markdown shows a provider's internal id:\n%s", md)
+	}
+	if n := strings.Count(md, "\n*Model:"); n != 2 {
+		t.Errorf("%d answers name their model, want the 2 by another model than the conversation's:\n%s", n, md)
+	}
+
+	// The conversation's provider removed: its id stays, marked.
+	if err := st.DeleteProvider(ctx, "fake-llm-7entat"); err != nil {
+		t.Fatal(err)
+	}
+	if md, err = st.ExportMarkdown(ctx, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md, "- **Model:** fake-llm-7entat (removed) · fake-1\n") {
+		t.Errorf("a removed provider does not fall back to its id:\n%s", md)
+	}
+
+	b, err := st.ExportJSON(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc ConversationExport
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]string{"other-9q": "Other"}; !reflect.DeepEqual(doc.Providers, want) {
+		t.Errorf("JSON providers = %v, want %v", doc.Providers, want)
+	}
+	if doc.Conversation.Settings.Provider != "fake-llm-7entat" || doc.Messages[3].Model != "other-9q/org/model-2" {
+		t.Errorf("JSON lost the ids: %+v %q", doc.Conversation.Settings, doc.Messages[3].Model)
+	}
+}
+
+func TestSplitModel(t *testing.T) {
+	for _, tc := range []struct{ in, provider, model string }{
+		{"fake-llm-7entat/fake-1", "fake-llm-7entat", "fake-1"},
+		{"openrouter/openai/gpt-4o", "openrouter", "openai/gpt-4o"},
+		{"qwen3:8b", "", "qwen3:8b"},
+		{"/x", "", "/x"},
+		{"", "", ""},
+	} {
+		if p, m := SplitModel(tc.in); p != tc.provider || m != tc.model {
+			t.Errorf("SplitModel(%q) = %q, %q; want %q, %q", tc.in, p, m, tc.provider, tc.model)
+		}
+		if tc.provider != "" && JoinModel(tc.provider, tc.model) != tc.in {
+			t.Errorf("JoinModel does not undo SplitModel(%q)", tc.in)
+		}
+	}
+}
+
+func TestModelLabel(t *testing.T) {
+	names := ProviderNames{"fake-llm-7entat": "Fake LLM"}
+	for _, tc := range []struct {
+		names           ProviderNames
+		provider, model string
+		want            string
+	}{
+		{names, "fake-llm-7entat", "fake-1", "Fake LLM · fake-1"},
+		{names, "gone-3k", "old", "gone-3k (removed) · old"},
+		{names, "", "qwen3:8b", "qwen3:8b"},
+		{nil, "fake-llm-7entat", "fake-1", "fake-llm-7entat · fake-1"}, // names not read: nothing is claimed removed
+	} {
+		if got := tc.names.ModelLabel(tc.provider, tc.model); got != tc.want {
+			t.Errorf("ModelLabel(%q, %q) = %q, want %q", tc.provider, tc.model, got, tc.want)
+		}
 	}
 }

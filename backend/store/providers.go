@@ -134,6 +134,39 @@ func (s *Store) Providers(ctx context.Context) ([]Provider, error) {
 	return out, nil
 }
 
+// ProviderNames are the names the providers have in Settings, by id.
+type ProviderNames map[string]string
+
+// ProviderNames returns the name of every provider, by id.
+func (s *Store) ProviderNames(ctx context.Context) (ProviderNames, error) {
+	var rows []providerRow
+	if err := s.db.WithContext(ctx).Select("id", "name").Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("read provider names: %w", err)
+	}
+	names := make(ProviderNames, len(rows))
+	for _, r := range rows {
+		names[r.ID] = r.Name
+	}
+	return names, nil
+}
+
+// ModelLabel names a model for people as the app does: the provider's name
+// and the model, "Fake LLM · fake-1". A provider no longer in Settings is
+// named by its id, marked "(removed)"; by nil names (not read), by its id
+// alone; without a provider it is the model.
+func (n ProviderNames) ModelLabel(provider, model string) string {
+	switch name, ok := n[provider]; {
+	case provider == "":
+		return model
+	case ok:
+		return name + " · " + model
+	case n == nil:
+		return provider + " · " + model
+	default:
+		return provider + " (removed) · " + model
+	}
+}
+
 // Provider returns the provider with id, or an error wrapping
 // ErrProviderNotFound.
 func (s *Store) Provider(ctx context.Context, id string) (Provider, error) {

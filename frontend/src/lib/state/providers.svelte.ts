@@ -53,6 +53,16 @@ export interface ModelsState {
 export const sameRef = (a: ModelRef | null | undefined, b: ModelRef | null | undefined): boolean =>
   !!a && !!b && a.provider === b.provider && a.model === b.model;
 
+/**
+ * parseModelRef reads the "provider/model" a message or a sampling request
+ * names its model by. Provider ids never hold "/", models may; a string
+ * without "/" is a model alone.
+ */
+export function parseModelRef(s: string): ModelRef {
+  const i = s.indexOf('/');
+  return i > 0 ? { provider: s.slice(0, i), model: s.slice(i + 1) } : { provider: '', model: s };
+}
+
 /** refKey turns a ref into one string, for keyed lists and select values. */
 export const refKey = (r: ModelRef): string => `${r.provider}\n${r.model}`;
 
@@ -226,6 +236,21 @@ export class ProvidersStore {
   /** providerName is a provider's name, or its id when it is gone. */
   providerName(id: string): string {
     return this.get(id)?.name ?? this.#picker.find((p) => p.id === id)?.name ?? id;
+  }
+
+  /**
+   * modelLabel names a model for people as the composer does: "Fake LLM ·
+   * fake-1", from a ref or a stored "provider/model". A provider that is
+   * gone is named by its id (see removed).
+   */
+  modelLabel(ref: ModelRef | string): string {
+    const r = typeof ref === 'string' ? parseModelRef(ref) : ref;
+    return r.provider ? `${this.providerName(r.provider)} · ${r.model}` : r.model;
+  }
+
+  /** removed reports whether id names no saved provider, once the list was read. */
+  removed(id: string): boolean {
+    return this.#loaded && !this.#loadError && !!id && !this.get(id);
   }
 
   /** available reports whether ref's provider is in the picker (usable). */

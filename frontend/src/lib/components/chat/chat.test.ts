@@ -80,12 +80,32 @@ describe('Chat: conversation and streaming', () => {
     await waitFor(() => expect(r.fake.copied).toContain('const x: number = 1;'));
 
     expect(within(assistant()).getByTestId('message-usage')).toHaveTextContent('1,234 tokens');
-    expect(within(assistant()).getByTestId('message-model')).toHaveTextContent('openai/gpt-4o');
+    // The model by the provider's name, as the composer names it; never the internal id.
+    expect(within(assistant()).getByTestId('message-model')).toHaveTextContent(/^OpenAI · gpt-4o$/);
     expect(await screen.findByTestId('composer-send')).toBeInTheDocument();
     // The new conversation is in the sidebar and open.
     const id = r.fake.callsOf('chat.Send')[0][0] as { conversationId: number };
     await waitFor(() => expect(screen.getByTestId(`chat-conversation-${id.conversationId}`)).toHaveAttribute('aria-current', 'true'));
     expect(screen.getByTestId('chat-title')).toHaveTextContent('Hello there');
+  });
+
+  it('names the model of an answer by its provider, and by the id marked removed once the provider is gone', async () => {
+    const r = await openChat();
+    const t = await sendText(r, 'Hi');
+    t.assistant();
+    t.delta('From the current model.');
+    t.finish();
+    t.done();
+    await screen.findByTestId('message-model');
+    const t2 = await sendText(r, 'Again');
+    t2.assistant({ model: 'gone-4x2k/old-model' });
+    t2.delta('From a deleted provider.');
+    t2.finish();
+    t2.done();
+    await waitFor(() => expect(screen.getAllByTestId('message-model')).toHaveLength(2));
+    const [now, gone] = screen.getAllByTestId('message-model');
+    expect(now).toHaveTextContent(/^OpenAI · gpt-4o$/);
+    expect(gone).toHaveTextContent('gone-4x2k · old-model (provider removed)');
   });
 
   it('shows reasoning in a Thinking block apart from the answer', async () => {
@@ -127,7 +147,7 @@ describe('Chat: conversation and streaming', () => {
     t.emitStep({ phase: 'retry', waitMs: 2000, message: 'Rate limited; trying again in 2 s' });
     expect(await screen.findByTestId('chat-step')).toHaveTextContent('Retrying in 2 s');
     t.emitStep({ phase: 'fallback', model: 'deepseek/deepseek-chat' });
-    await waitFor(() => expect(screen.getByTestId('chat-step')).toHaveTextContent('Falling back to deepseek/deepseek-chat'));
+    await waitFor(() => expect(screen.getByTestId('chat-step')).toHaveTextContent('Falling back to deepseek · deepseek-chat'));
     t.assistant();
     t.delta('Half an ans');
     t.error('unreachable', 'dial tcp 10.0.0.1:443: connection refused', true);
@@ -302,7 +322,8 @@ describe('Chat: tool calls', () => {
     });
     const card = await screen.findByTestId('sampling-card');
     expect(card).toHaveTextContent('everything asks the model for a reply');
-    expect(card).toHaveTextContent('Answered by openai/gpt-4o');
+    expect(card).toHaveTextContent('Answered by OpenAI · gpt-4o');
+    expect(card).not.toHaveTextContent('openai/');
     expect(within(card).getByTestId('sampling-system')).toHaveValue('Be brief');
     const text = within(card).getByTestId('sampling-message');
     await r.user.clear(text);
