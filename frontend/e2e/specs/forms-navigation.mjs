@@ -249,10 +249,10 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
       await call.getByTestId('tool-call-audit').click({ timeout: 5000 });
       await page.getByTestId('audit-log').waitFor({ timeout: 10000 });
       expect((await page.getByTestId('nav-audit').getAttribute('aria-current')) === 'page', 'the navigation does not show the audit log as current');
-      await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'audit-row', null, { timeout: 10000 })
+      await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'audit-toggle' && !!document.activeElement.closest('[data-testid="audit-row"]'), null, { timeout: 10000 })
         .catch(async () => { throw new Error(`the call's audit row is not focused (focus: ${await focused(page)})`); });
       const row = page.getByTestId('audit-row').first();
-      expect((await row.getAttribute('aria-expanded')) === 'true', 'the call\'s audit row is not open');
+      expect((await row.getByTestId('audit-toggle').getAttribute('aria-expanded')) === 'true', 'the call\'s audit row is not open');
       expect((await page.getByTestId('audit-arguments').first().innerText()).includes('audited'), 'the open row does not show the call\'s arguments');
       // Enter closes and opens it; a click on the row (not the chevron) too.
       await page.keyboard.press('Enter');

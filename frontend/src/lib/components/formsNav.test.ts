@@ -288,8 +288,11 @@ describe('The audit log from the navigation and from chat (12e)', () => {
     const rows = await screen.findAllByTestId('audit-row', {}, { timeout: 10000 });
     await user.click(within(rows[0]).getByTestId('audit-call'));
     expect(await screen.findByTestId('audit-detail')).toBeInTheDocument();
-    expect(rows[0]).toHaveAttribute('aria-expanded', 'true');
-    rows[1].focus();
+    expect(within(rows[0]).getByTestId('audit-toggle')).toHaveAttribute('aria-expanded', 'true');
+    // A table row cannot be expanded for assistive technology: the row's
+    // disclosure button is its Tab stop.
+    expect(rows[1]).not.toHaveAttribute('aria-expanded');
+    within(rows[1]).getByTestId('audit-toggle').focus();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(screen.getAllByTestId('audit-detail')).toHaveLength(2));
     await user.keyboard('{Enter}');
@@ -333,8 +336,8 @@ describe('The audit log from the navigation and from chat (12e)', () => {
       expect(r).toBeDefined();
       return r!;
     });
-    await waitFor(() => expect(row).toHaveFocus());
-    expect(row).toHaveAttribute('aria-expanded', 'true');
+    await waitFor(() => expect(within(row).getByTestId('audit-toggle')).toHaveFocus());
+    expect(within(row).getByTestId('audit-toggle')).toHaveAttribute('aria-expanded', 'true');
     expect(screen.getAllByTestId('audit-detail')).toHaveLength(1);
   }, 20000);
 });
