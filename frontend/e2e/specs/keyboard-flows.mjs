@@ -226,6 +226,38 @@ export default function ({ test, expect, startApp, openPage, track, work, shots,
     } finally { await app.stop(); }
   });
 
+  test('keyboard: Resources and Prompts tabs — pick an item from the list, read it, get a prompt', async () => {
+    const app = await startApp('keys-inspector', { mcpServers: { demo: { command: testServer } } });
+    try {
+      const { page, errors } = await openPage(app);
+      const k = keyboard(page);
+      await page.getByTestId('server-demo').getByTestId('server-state').filter({ hasText: /connected/i }).waitFor({ timeout: 20000 });
+      await k.tabTo('nav-resources');
+      await page.keyboard.press('Enter');
+      await page.getByTestId('resource-item-test://hello').waitFor({ timeout: 10000 });
+      await k.tabTo((i) => /^resource-item-/.test(i.testid ?? ''));
+      for (let i = 0; i < 10 && (await focusNow(page, false))?.testid !== 'resource-item-test://hello'; i++) await page.keyboard.press('ArrowDown');
+      await k.focusIs('resource-item-test://hello', 'ArrowDown through the resources');
+      await page.keyboard.press('Enter');
+      await page.getByTestId('resource-content').waitFor({ timeout: 10000 });
+      await k.focusIs(null, 'the resource was read');
+
+      await k.tabTo('nav-prompts', { back: true });
+      await page.keyboard.press('Enter');
+      await page.getByTestId('prompt-item-greet').waitFor({ timeout: 10000 });
+      await k.tabTo('prompt-item-greet');
+      await page.keyboard.press('Enter');
+      await k.tabTo((i) => /^prompt-arg-/.test(i.testid ?? ''));
+      await page.keyboard.type('Ada');
+      await k.tabTo('prompt-get');
+      await page.keyboard.press('Enter');
+      await page.getByTestId('prompt-messages').filter({ hasText: 'Ada' }).waitFor({ timeout: 10000 });
+      await k.focusIs(null, 'the prompt was got');
+      expect(k.problems.length === 0, k.problems.join('\n'));
+      expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+    } finally { await app.stop(); }
+  });
+
   test('keyboard: chat — send, approve the tool call, regenerate, switch versions ‹ ›, stop a stream', async () => {
     const words = Array.from({ length: 400 }, (_, i) => `word${i} `);
     const llm = await startLLM([
