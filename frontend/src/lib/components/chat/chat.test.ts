@@ -292,6 +292,27 @@ describe('Chat: tool calls', () => {
     expect(r.fake.callsOf('chat.Approve')[1]).toEqual([ida, { action: 'run', policy: 'once' }]);
   });
 
+  it('answered from the keyboard, a card hands the focus to the next card, then to the composer (issue 12, point 15)', async () => {
+    const r = await openChat();
+    const t = await sendText(r, 'Two calls');
+    t.assistant();
+    t.toolCall({ id: 'a', server: 'everything', tool: 'echo', args: { message: 'one' } });
+    t.toolCall({ id: 'b', server: 'everything', tool: 'echo', args: { message: 'two' } });
+    t.finish();
+    const schema = { type: 'object', properties: { message: { type: 'string' } } };
+    t.askApproval('a', { inputSchema: schema });
+    t.askApproval('b', { inputSchema: schema });
+    await waitFor(() => expect(screen.getAllByTestId('approval-card')).toHaveLength(2));
+    const [first, second] = screen.getAllByTestId('approval-card');
+    await waitFor(() => expect(within(first).getByTestId('approval-run')).toHaveFocus());
+    await r.user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getAllByTestId('approval-card')).toHaveLength(1));
+    await waitFor(() => expect(within(second).getByTestId('approval-run')).toHaveFocus());
+    await r.user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByTestId('approval-card')).toBeNull());
+    await waitFor(() => expect(screen.getByTestId('composer-input')).toHaveFocus());
+  });
+
   it('offers Retry on a failed call', async () => {
     const r = await openChat();
     const { t, id, card } = await withCall(r);

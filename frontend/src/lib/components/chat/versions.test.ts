@@ -112,6 +112,32 @@ describe('Chat: answer versions', () => {
     }
   }, 30000);
 
+  it('from the keyboard, Regenerate hands the focus to the composer, and Stop leaves it there (issue 12, point 15)', async () => {
+    const r = renderApp({ providers: PROVIDERS });
+    await go(r.user, 'chat');
+    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveValue('openai\ngpt-4o'));
+    await r.user.type(screen.getByTestId('composer-input'), 'Question');
+    await r.user.keyboard('{Enter}');
+    await waitFor(() => expect(r.fake.callsOf('chat.Send')).toHaveLength(1));
+    const t = r.fake.chat.turn();
+    t.reply('First answer');
+    t.done();
+    await waitFor(() => expect(screen.getByTestId('message-markdown')).toHaveTextContent('First answer'));
+    screen.getByTestId('message-regenerate').focus();
+    await r.user.keyboard('{Enter}');
+    await waitFor(() => expect(r.fake.callsOf('chat.Regenerate')).toHaveLength(1));
+    expect(screen.getByTestId('composer-input')).toHaveFocus();
+    const t2 = r.fake.chat.turn();
+    t2.assistant();
+    t2.delta('Half a');
+    await waitFor(() => expect(screen.getByTestId('message-markdown')).toHaveTextContent('Half a'));
+    // Stop from its button: when it turns back into Send the focus is in the text.
+    screen.getByTestId('composer-stop').focus();
+    await r.user.keyboard('{Enter}');
+    await waitFor(() => expect(assistant()).toHaveAttribute('data-status', 'interrupted'));
+    await waitFor(() => expect(screen.getByTestId('composer-input')).toHaveFocus());
+  }, 30000);
+
   it('a version that failed before it wrote anything still offers the way back', async () => {
     const r = renderApp({ providers: PROVIDERS });
     await go(r.user, 'chat');

@@ -75,6 +75,29 @@ describe('Prompts screen', () => {
     expect(await screen.findByTestId('prompts-empty')).toHaveTextContent('“a” offers no prompts');
   });
 
+  it('Get keeps the focus while it runs: busy, not disabled (issue 12, point 15)', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const slow = async (server: string, name: string, args: Record<string, string>) => {
+      await held;
+      return review(server, name, args);
+    };
+    const { user, fake } = setup({ promptResult: slow as unknown as FakeOptions['promptResult'] });
+    await go(user, 'prompts');
+    await user.click(await screen.findByTestId('prompt-item-simple'));
+    const get = screen.getByTestId('prompt-get');
+    get.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(get).toHaveAttribute('aria-disabled', 'true'));
+    expect(get).not.toBeDisabled();
+    expect(get).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(fake.callsOf('GetPrompt')).toHaveLength(1);
+    release();
+    await waitFor(() => expect(get).not.toHaveAttribute('aria-disabled'));
+    expect(get).toHaveFocus();
+  });
+
   it('requires the required arguments before Get', async () => {
     const { user, fake } = setup();
     await go(user, 'prompts');

@@ -404,7 +404,13 @@ describe('Providers: connection and models', () => {
     const result = row('openai-1').getByTestId('provider-test-result');
     expect(result).toHaveAttribute('data-state', 'running');
     expect(result).toHaveTextContent('Testing connection…');
-    expect(row('openai-1').getByTestId('provider-test')).toBeDisabled();
+    // Busy but still focusable: the keyboard keeps its place (issue 12, point 15).
+    const testButton = row('openai-1').getByTestId('provider-test');
+    expect(testButton).toHaveAttribute('aria-disabled', 'true');
+    expect(testButton).not.toBeDisabled();
+    expect(testButton).toHaveFocus();
+    await user.click(testButton);
+    expect(fake.callsOf('providers.TestConnection')).toHaveLength(1);
     release();
     await waitFor(() => expect(row('openai-1').getByTestId('provider-test-result')).toHaveAttribute('data-state', 'ok'));
     expect(row('openai-1').getByTestId('provider-test-result')).toHaveTextContent('Connected · 4 models · 87 ms');
