@@ -353,11 +353,11 @@ export default function ({ test, expect, startApp, openPage, track, work, shots,
       await k.tabTo('nav-audit', { back: true, max: 60 });
       await page.keyboard.press('Enter');
       await page.getByTestId('audit-log').waitFor({ timeout: 10000 });
-      await k.tabTo('audit-row', { max: 40 });
+      await k.tabTo('audit-toggle', { max: 40 });
       await page.keyboard.press('Enter');
       await page.getByTestId('audit-detail').filter({ hasText: 'for the audit' }).waitFor({ timeout: 5000 });
-      await k.focusIs('audit-row', 'the audit row opened');
-      expect((await page.getByTestId('audit-row').first().getAttribute('aria-expanded')) === 'true', 'the open row does not say aria-expanded');
+      await k.focusIs('audit-toggle', 'the audit row opened');
+      expect((await page.getByTestId('audit-row').first().getByTestId('audit-toggle').getAttribute('aria-expanded')) === 'true', 'the open row\'s button does not say aria-expanded');
       await page.keyboard.press('Enter');
       await page.getByTestId('audit-detail').waitFor({ state: 'hidden', timeout: 5000 });
       await page.screenshot({ path: join(shots, 'keyboard-audit.png') });
