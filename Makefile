@@ -4,7 +4,11 @@
 # Everything else here is a step of those two.
 
 SHELL   := /bin/bash
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-dev)
+# The version is read once, before any step runs: nothing a build generates
+# can stamp it "-dirty".
+ifndef VERSION
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0-dev)
+endif
 # Go and Node that build/scripts/deps.sh fetched for a machine without them
 # (or with versions too old) live in build/.tools and come first on PATH.
 TOOLS   := $(CURDIR)/build/.tools

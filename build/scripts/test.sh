@@ -63,6 +63,9 @@ layer_frontend() {
 layer_bindings() {
   step "wails bindings are up to date"
   wails generate module -tags "webkit2_41,sqlite_fts5" >/dev/null
+  # wails writes its runtime files 0755 when it creates them; git keeps them
+  # 0644, and a flipped mode would stamp later builds "-dirty".
+  chmod 644 frontend/wailsjs/runtime/*
   # Content only: wails writes the runtime files 0644 or 0755 depending on whether they exist.
   if ! git -c core.fileMode=false diff --exit-code --stat -- frontend/wailsjs; then
     echo "frontend/wailsjs is stale: run 'wails generate module' and commit it"
@@ -91,6 +94,11 @@ layer_window() {
 
 layer_package() {
   step "installers (.deb, .rpm, Windows NSIS) and the installed app"
+  # The earlier layers (npm ci, generated bindings) must leave the clone as
+  # it was: the installers then carry a clean version, not "…-dirty".
+  local dirty
+  dirty=$(git status --porcelain --untracked-files=no)
+  [ -z "$dirty" ] || { echo "the test layers changed tracked files, so the version would be -dirty:"; echo "$dirty"; return 1; }
   make --no-print-directory package
   build/scripts/package-check.sh | tee "$tmp/package.log"
   count "$(sed -nE 's/^package: ([0-9]+) passed.*/\1/p' "$tmp/package.log")"
