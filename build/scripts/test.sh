@@ -25,8 +25,8 @@ export GOCACHE="$(go env GOCACHE)"
 export XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config"
 mkdir -p "$XDG_DATA_HOME" "$XDG_CACHE_HOME" "$XDG_CONFIG_HOME"
 
-# Whether the checkout had local changes before any layer ran ("" = clean).
-clean_at_start=$(git status --porcelain --untracked-files=no 2>/dev/null || true)
+# The checkout's local changes before any layer ran ("" when clean).
+changes_at_start=$(git status --porcelain --untracked-files=no 2>/dev/null || true)
 
 step() { printf '\n=== %s ===\n' "$*"; }
 passed=0
@@ -101,7 +101,7 @@ layer_package() {
   # as it was: the installers then carry a clean version, not "…-dirty".
   local dirty
   dirty=$(git status --porcelain --untracked-files=no)
-  if [ -z "$clean_at_start" ] && [ -n "$dirty" ]; then
+  if [ -z "$changes_at_start" ] && [ -n "$dirty" ]; then
     echo "the test layers changed tracked files, so the version would be -dirty:"; echo "$dirty"; return 1
   fi
   make --no-print-directory package
