@@ -49,6 +49,9 @@ for m in proc sys dev dev/pts dev/shm; do
   mounts+=("$root/$m")
 done
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# debootstrap writes no /etc/hosts (an installed system has one): without it
+# "localhost" does not resolve.
+[ -e "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
 # The host's own network set-up, not the project's: certificate authorities it
 # added locally (e.g. a TLS-inspecting egress proxy) are trusted inside too,
 # and Node is told to use the system's list as it is on the host.
