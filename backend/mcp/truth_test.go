@@ -190,7 +190,7 @@ func TestEndNote(t *testing.T) {
 	}{
 		{"stop in the Tools tab", ErrCancelled, noteCancelledByUser},
 		{"stop in a chat", chatStop, noteCancelledByUser},
-		{"time limit", &timeoutError{"late"}, noteTimedOut},
+		{"time limit", &timeoutError{server: "late", timeout: time.Second}, noteTimedOut},
 		{"deadline", context.DeadlineExceeded, noteTimedOut},
 		{"restart or quit", nil, noteAbandoned},
 	}
