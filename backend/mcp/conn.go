@@ -147,7 +147,7 @@ func (c *conn) run(ctx context.Context) {
 			if !everUp || attempt > maxAutoRestarts {
 				c.update(func(s *events.ServerStatusPayload) {
 					s.State, s.Error, s.Stderr, s.Attempt, s.NextRetryMs = events.StateFailed, err.Error(), stderr, 0, 0
-					s.Problem = startProblem(err, c.cfg.Command)
+					s.Problem = startProblem(err, c.cfg, c.redact)
 				})
 				c.pool.logger.Warn("mcp server failed", "server", c.cfg.ID, "err", c.redact.Redact(err.Error()))
 				if !c.waitRestart(ctx, 0) {

@@ -15,6 +15,7 @@ import (
 
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/usererr"
 )
 
 // goErrorTexts are Go's own error strings and internal fields that must
@@ -227,7 +228,7 @@ func TestSaveServerReportsTheFirstStart(t *testing.T) {
 		{"not executable", ServerSpec{ID: "noexec", Type: "stdio", Command: notExec, Enabled: true},
 			events.StateFailed, problemProgramNotExecutable, notExec},
 		{"exits at start", ServerSpec{ID: "quitter", Type: "stdio", Command: testServerBin, Args: []string{"--exit-after-start"}, Enabled: true},
-			events.StateFailed, problemExitedAtStart, ""},
+			events.StateFailed, string(usererr.ServerExitedWithStatus), ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -97,6 +97,7 @@ const (
 	ConfigNoCommand          Code = "config.noCommand"
 	ConfigNoURL              Code = "config.noUrl"
 	ConfigBadURL             Code = "config.badUrl"
+	ConfigURLUnparsable      Code = "config.urlUnparsable"
 	ConfigNulInCommand       Code = "config.nulInCommand"
 	ConfigNulInArg           Code = "config.nulInArg"
 	ConfigBadEnvName         Code = "config.badEnvName"
@@ -156,15 +157,15 @@ var registry = map[Code]string{
 	KeychainStoreFailed:     `the API key could not be stored in the OS keychain`,
 	KeychainRemoveFailed:    `the API key could not be removed from the OS keychain`,
 	KeychainNone:            `no keychain is available`,
-	KeychainStoreSecret:     `{entry} could not be stored in the OS keychain (untick "Keychain" beside it to keep it in the config file in plain text instead)`,
+	KeychainStoreSecret:     `{entry} could not be stored in the OS keychain ({reason}); untick "Keychain" beside it to keep it in the config file in plain text instead`,
 
 	FileNotFound:     `{path} does not exist`,
 	FileNotAllowed:   `{path} may not be opened: permission denied`,
 	FileIsFolder:     `{path} is a folder, not a config file`,
 	FileNotRegular:   `{path} is not a regular file`,
 	FileTooLarge:     `{path} is {size} MB: too large for an MCP config file`,
-	FileReadFailed:   `{path} could not be read`,
-	FileSaveFailed:   `{path} could not be saved`,
+	FileReadFailed:   `{path} could not be read: {reason}`,
+	FileSaveFailed:   `{path} could not be saved: {reason}`,
 	ImportGone:       `this import preview is no longer available (it was imported already, or too many files were previewed since): open the file again`,
 	ImportHasErrors:  `server "{server}" has mistakes (see the preview) and cannot be imported; fix the file and open it again`,
 	ImportNoSuchItem: `the file has no server "{server}"`,
@@ -192,7 +193,8 @@ var registry = map[Code]string{
 	ConfigCommandAndURL:      `set either "command" (to start a local program) or "url" (to connect to a remote server), not both`,
 	ConfigNoCommand:          `missing: a stdio server needs "command", the program to start`,
 	ConfigNoURL:              `missing: "type" is "{type}", so the server needs "url", the address to connect to`,
-	ConfigBadURL:             `"{url}" is not a valid http:// or https:// URL`,
+	ConfigBadURL:             `must be an http:// or https:// URL with a host, such as "https://example.com/mcp", not "{url}"`,
+	ConfigURLUnparsable:      `must be an http:// or https:// URL with a host`,
 	ConfigNulInCommand:       `must not contain a NUL character`,
 	ConfigNulInArg:           `item {item} must not contain a NUL character`,
 	ConfigBadEnvName:         `variable name "{name}" is not valid: it must not be empty or contain '='`,

@@ -57,6 +57,12 @@ type Coded interface {
 	UserError() (Code, Params)
 }
 
+// Fielded is an error about one field of a form, which the UI marks.
+type Fielded interface {
+	error
+	UserField() string
+}
+
 // Find returns the first Coded error in err's chain.
 func Find(err error) (Coded, bool) {
 	var c Coded
@@ -73,6 +79,8 @@ type Payload struct {
 	Code    Code           `json:"code,omitempty"`
 	Params  map[string]any `json:"params,omitempty"`
 	Message string         `json:"message"`
+	// Field is the form field the error is about (Fielded), if any.
+	Field string `json:"field,omitempty"`
 }
 
 // Format shapes err for the UI (main.go's ErrorFormatter): a Payload.
@@ -86,7 +94,13 @@ func PayloadOf(err error) Payload {
 	p := Payload{Message: err.Error()}
 	if c, ok := Find(err); ok {
 		code, params := c.UserError()
-		p.Code, p.Params = code, JSONParams(params)
+		if code != "" {
+			p.Code, p.Params = code, JSONParams(params)
+		}
+	}
+	var f Fielded
+	if errors.As(err, &f) {
+		p.Field = f.UserField()
 	}
 	return p
 }

@@ -55,13 +55,13 @@ func TestFormatFindsCodeAnywhereInTheChain(t *testing.T) {
 
 func TestEnglishDuration(t *testing.T) {
 	for d, want := range map[time.Duration]string{
-		3 * time.Millisecond:                        "3 ms",
-		9500 * time.Millisecond:                     "9.5 s",
-		125 * time.Second:                           "2 min 5 s",
-		2 * time.Minute:                             "2 min",
-		90 * time.Minute:                            "1 h 30 min",
-		usererrDuration(30 * time.Second):           "30 s",
-		usererrDuration(24*time.Hour + time.Minute): "24 h 1 min",
+		3 * time.Millisecond:       "3 ms",
+		9500 * time.Millisecond:    "9.5 s",
+		125 * time.Second:          "2 min 5 s",
+		2 * time.Minute:            "2 min",
+		90 * time.Minute:           "1 h 30 min",
+		30 * time.Second:           "30 s",
+		24*time.Hour + time.Minute: "24 h 1 min",
 	} {
 		if got := usererr.EnglishDuration(d); got != want {
 			t.Errorf("EnglishDuration(%v) = %q, want %q", d, got, want)
