@@ -39,7 +39,7 @@ func TestErrorsTheUserMeetsAreCoded(t *testing.T) {
 			if tc.err == nil {
 				t.Fatal("no error")
 			}
-			got := usererr.Format(tc.err).(usererr.Payload)
+			got := usererr.PayloadOf(tc.err)
 			if got.Code != tc.code {
 				t.Fatalf("code %q, want %q (message %q)", got.Code, tc.code, got.Message)
 			}

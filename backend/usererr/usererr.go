@@ -6,6 +6,7 @@
 package usererr
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -83,8 +84,23 @@ type Payload struct {
 	Field string `json:"field,omitempty"`
 }
 
-// Format shapes err for the UI (main.go's ErrorFormatter): a Payload.
-func Format(err error) any { return PayloadOf(err) }
+// Format shapes err for the UI (main.go's ErrorFormatter). Wails' runtime
+// rejects a call with new Error(value), which keeps a string and turns an
+// object into "[object Object]" (runtime/desktop/calls.js, v2.16), so a
+// Payload with a code or a field travels as its JSON text, which the UI
+// decodes (frontend/src/lib/api/call.ts); an error without either is its
+// plain English message.
+func Format(err error) any {
+	p := PayloadOf(err)
+	if p.Code == "" && p.Field == "" {
+		return p.Message
+	}
+	b, jerr := json.Marshal(p)
+	if jerr != nil {
+		return p.Message
+	}
+	return string(b)
+}
 
 // PayloadOf returns the Payload of err.
 func PayloadOf(err error) Payload {

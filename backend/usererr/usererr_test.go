@@ -28,7 +28,7 @@ func TestErrorKeepsEnglishAndCause(t *testing.T) {
 func TestFormatFindsCodeAnywhereInTheChain(t *testing.T) {
 	inner := usererr.New(usererr.CallTimeout, usererr.Params{"server": "files", "timeout": 1500 * time.Millisecond})
 	err := fmt.Errorf("files › read: %w", inner)
-	p := usererr.Format(err).(usererr.Payload)
+	p := usererr.PayloadOf(err)
 	if p.Code != usererr.CallTimeout {
 		t.Errorf("code = %q, want %q", p.Code, usererr.CallTimeout)
 	}
@@ -43,7 +43,15 @@ func TestFormatFindsCodeAnywhereInTheChain(t *testing.T) {
 		t.Errorf("a duration param is not {ms}: %s", b)
 	}
 
-	plain := usererr.Format(errors.New("something else")).(usererr.Payload)
+	wire, _ := usererr.Format(err).(string)
+	var back usererr.Payload
+	if json.Unmarshal([]byte(wire), &back) != nil || back.Code != usererr.CallTimeout || back.Message != err.Error() {
+		t.Errorf("Format sends %q, want the payload's JSON text", wire)
+	}
+	if got := usererr.Format(errors.New("something else")); got != "something else" {
+		t.Errorf("an uncoded error is sent as %#v, want its message", got)
+	}
+	plain := usererr.PayloadOf(errors.New("something else"))
 	if plain.Code != "" || plain.Params != nil || plain.Message != "something else" {
 		t.Errorf("an uncoded error gives %+v, want the message alone", plain)
 	}

@@ -27,15 +27,32 @@ export class ApiError extends Error {
     });
   }
 
-  /** from turns any rejection of a backend call into an ApiError. */
+  /**
+   * from turns any rejection of a backend call into an ApiError. Wails
+   * rejects with new Error(value), which keeps only text, so Go sends a
+   * coded failure as the JSON text of {code, params, message, field}
+   * (usererr.Format); a plain message is English as is.
+   */
   static from(reason: unknown): ApiError {
     if (reason instanceof ApiError) return reason;
-    if (reason && typeof reason === 'object' && !(reason instanceof Error)) {
-      const r = reason as { code?: unknown; params?: unknown; field?: unknown };
+    const payload = reason && typeof reason === 'object' && !(reason instanceof Error) ? reason : decode(errorMessage(reason));
+    if (payload) {
+      const r = payload as { code?: unknown; params?: unknown; field?: unknown; message?: unknown };
       const params = r.params && typeof r.params === 'object' ? (r.params as Record<string, unknown>) : undefined;
-      return new ApiError(errorMessage(reason), str(r.code), params, str(r.field));
+      return new ApiError(str(r.message) ?? errorMessage(reason), str(r.code), params, str(r.field));
     }
     return new ApiError(errorMessage(reason));
+  }
+}
+
+/** decode returns the payload in the JSON text of a coded failure, or null for a plain message. */
+function decode(text: string): object | null {
+  if (!text.startsWith('{"')) return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && typeof (v as { message?: unknown }).message === 'string' ? v : null;
+  } catch {
+    return null;
   }
 }
 

@@ -19,6 +19,15 @@ describe('ApiError', () => {
     expect(err.message).not.toMatch(/did not answer/);
   });
 
+  it('decodes the JSON text Wails delivers as the message of an Error', async () => {
+    setLocale('zh-CN');
+    const err = await call(() => Promise.reject(new Error(JSON.stringify(timeout)))).catch((e) => e);
+    expect(err.code).toBe('call.timeout');
+    expect(err.english).toBe(timeout.message);
+    expect(err.message).toContain('30秒');
+    expect(ApiError.from(new Error('{not json')).message).toBe('{not json');
+  });
+
   it('follows the language chosen after the error arrived', () => {
     const err = ApiError.from(timeout);
     setLocale('en');
