@@ -23,6 +23,7 @@ import (
 	"mcpdesk/backend/instance"
 	"mcpdesk/backend/shellenv"
 	"mcpdesk/backend/store"
+	"mcpdesk/backend/usererr"
 	"mcpdesk/backend/websec"
 )
 
@@ -95,8 +96,9 @@ func main() {
 		OnShutdown:       app.shutdown,
 		OnBeforeClose:    app.beforeClose,
 		Bind:             app.Bindings(),
-		// Errors reach JavaScript as the plain message the user should read.
-		ErrorFormatter: func(err error) any { return err.Error() },
+		// Errors reach JavaScript as {code, params, message}: the UI
+		// translates the code, or shows the English message.
+		ErrorFormatter: usererr.Format,
 		Linux:          &linux.Options{Icon: icon, ProgramName: "mcpdesk", WebviewGpuPolicy: gpuPolicy()},
 	})
 	if err != nil {

@@ -90,7 +90,11 @@ type ServerProblem struct {
 	// programNotFound: Program is not on the PATH (or not at the path
 	// given); programNotExecutable: Program exists but cannot be run;
 	// exitedAtStart: the program exited before the handshake finished.
-	Code string `json:"code" ts_type:"'messageTooLarge'|'programNotFound'|'programNotExecutable'|'exitedAtStart'"`
+	// Any other code is a usererr code, worded as errors.<code> with
+	// Params.
+	Code string `json:"code" ts_type:"'messageTooLarge'|'programNotFound'|'programNotExecutable'|'exitedAtStart'|(string & {})"`
+	// Params fill in the words of a usererr code.
+	Params map[string]any `json:"params,omitempty" ts_type:"Record<string, unknown>"`
 	// Limit is the limit that was passed, in bytes.
 	Limit int64 `json:"limit,omitempty"`
 	// Program is the program that could not be started.

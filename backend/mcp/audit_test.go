@@ -93,7 +93,7 @@ func TestAuditEntryStatus(t *testing.T) {
 		{&mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("x")}}, nil, store.AuditOK},
 		{&mcp.CallToolResult{IsError: true}, nil, store.AuditError},
 		{nil, nil, store.AuditError},
-		{nil, &timeoutError{"server \"s\" did not answer within 1s"}, store.AuditTimeout},
+		{nil, &timeoutError{server: "s", timeout: time.Second}, store.AuditTimeout},
 		{nil, ErrCancelled, store.AuditCancelled},
 		{nil, context.Canceled, store.AuditCancelled},
 		{nil, errors.New("broken pipe"), store.AuditError},
@@ -102,7 +102,8 @@ func TestAuditEntryStatus(t *testing.T) {
 			t.Errorf("%v / %v: %s, want %s", c.res, c.err, e.Status, c.want)
 		}
 	}
-	if err := error(&timeoutError{"x"}); !errors.Is(err, ErrTimeout) || err.Error() != "x" {
+	if err := error(&timeoutError{server: "x", timeout: 2 * time.Second}); !errors.Is(err, ErrTimeout) ||
+		err.Error() != `server "x" did not answer within 2 s (the limit restarts with each progress notification)` {
 		t.Errorf("timeoutError %v", err)
 	}
 	res := &mcp.CallToolResult{Content: []mcp.Content{

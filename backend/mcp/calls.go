@@ -10,20 +10,29 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"mcpdesk/backend/events"
+	"mcpdesk/backend/usererr"
 )
 
 // ErrCancelled is the cause of a call the user stopped.
-var ErrCancelled = errors.New("call cancelled")
+var ErrCancelled error = usererr.New(usererr.CallCancelled, nil)
 
 // ErrTimeout is matched (errors.Is) by the error of a call its server did
 // not answer within the server's time limit.
 var ErrTimeout = errors.New("tool call timed out")
 
 // timeoutError says which server ran past which limit; it is ErrTimeout.
-type timeoutError struct{ msg string }
+type timeoutError struct {
+	server  string
+	timeout time.Duration
+}
 
-func (e *timeoutError) Error() string        { return e.msg }
+func (e *timeoutError) Error() string        { return usererr.English(e.UserError()) }
 func (e *timeoutError) Is(target error) bool { return target == ErrTimeout }
+
+// UserError names the timeout for the UI (usererr.Coded).
+func (e *timeoutError) UserError() (usererr.Code, usererr.Params) {
+	return usererr.CallTimeout, usererr.Params{"server": e.server, "timeout": e.timeout}
+}
 
 // calls tracks the tool calls that carry a caller-chosen id: Stop finds
 // them by it, and their progress notifications (the id is also the
@@ -153,7 +162,7 @@ func (p *Pool) callToolTracked(ctx context.Context, callID, server, tool string,
 	defer release()
 
 	timeout := c.timeout()
-	errTimeout := &timeoutError{fmt.Sprintf("server %q did not answer within %s (the limit restarts with each progress notification)", server, timeout)}
+	errTimeout := &timeoutError{server: server, timeout: timeout}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	timer := time.AfterFunc(timeout, func() { cancel(errTimeout) })

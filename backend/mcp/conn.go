@@ -11,6 +11,7 @@ import (
 
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/usererr"
 )
 
 // conn supervises one configured server: it connects, lists what the server
@@ -146,7 +147,7 @@ func (c *conn) run(ctx context.Context) {
 			if !everUp || attempt > maxAutoRestarts {
 				c.update(func(s *events.ServerStatusPayload) {
 					s.State, s.Error, s.Stderr, s.Attempt, s.NextRetryMs = events.StateFailed, err.Error(), stderr, 0, 0
-					s.Problem = startProblem(err, c.cfg.Command)
+					s.Problem = startProblem(err, c.cfg, c.redact)
 				})
 				c.pool.logger.Warn("mcp server failed", "server", c.cfg.ID, "err", c.redact.Redact(err.Error()))
 				if !c.waitRestart(ctx, 0) {
@@ -382,14 +383,14 @@ func (c *conn) acquire(ctx context.Context) (*Session, func(), error) {
 	c.mu.Unlock()
 	if sess == nil {
 		release()
-		msg := fmt.Sprintf("server %q is %s", c.cfg.ID, st.State)
-		if st.Error != "" {
-			msg += ": " + st.Error
+		code := usererr.CallServerNotRunning
+		switch st.State {
+		case events.StateRestarting, events.StateConnecting:
+			code = usererr.CallServerStarting
+		case events.StateDisabled:
+			code = usererr.CallServerDisabled
 		}
-		if st.State == events.StateRestarting || st.State == events.StateConnecting {
-			msg += "; try again in a moment"
-		}
-		return nil, nil, fmt.Errorf("%s: %w", msg, ErrNotConnected)
+		return nil, nil, usererr.Wrap(ErrNotConnected, code, usererr.Params{"server": c.cfg.ID})
 	}
 	return sess, release, nil
 }

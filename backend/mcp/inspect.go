@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"mcpdesk/backend/usererr"
 )
 
 // The inspector's reads. Lists the pool keeps fresh (tools, prompts) come
@@ -98,7 +100,7 @@ func (p *Pool) SetLogLevel(ctx context.Context, id string, level mcp.LoggingLeve
 	}
 	return p.Do(ctx, id, func(ctx context.Context, s *Session) error {
 		if s.Capabilities.Logging == nil {
-			return fmt.Errorf("server %q does not send log messages", id)
+			return usererr.New(usererr.CallNoLogging, usererr.Params{"server": id})
 		}
 		return s.Client.SetLevel(ctx, mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: level}})
 	})

@@ -8,6 +8,7 @@ import (
 
 	"mcpdesk/backend/mcpconfig"
 	"mcpdesk/backend/secrets"
+	"mcpdesk/backend/usererr"
 )
 
 // Server env values and headers that are secrets live in the OS keychain;
@@ -87,7 +88,7 @@ func pairsOf(srv mcpconfig.Server, kind mcpconfig.PairKind) map[string]string {
 
 // errNoKeychain is returned when a secret must be stored but the pool has no
 // SecretStore.
-var errNoKeychain = errors.New("no keychain is available")
+var errNoKeychain error = usererr.New(usererr.KeychainNone, nil)
 
 // storeSecrets writes put (keychain entry → value) to the keychain. On an
 // error it deletes what it wrote and says which value failed.
@@ -104,7 +105,7 @@ func (p *Pool) storeSecrets(put map[string]string) error {
 			for _, d := range done {
 				_ = p.opts.Secrets.Delete(d)
 			}
-			return fmt.Errorf("store %s in the OS keychain: %w (untick \"Keychain\" beside it to keep it in the config file in plain text instead)", entry, err)
+			return usererr.Wrap(err, usererr.KeychainStoreSecret, usererr.Params{"entry": entry, "reason": err.Error()})
 		}
 		done = append(done, entry)
 	}
@@ -175,7 +176,7 @@ func placeServer(cfg *mcpconfig.Config, originalID string, srv mcpconfig.Server)
 		i = -1
 	}
 	if srv.ID != originalID && slices.ContainsFunc(cfg.Servers, func(s mcpconfig.Server) bool { return s.ID == srv.ID }) {
-		return -1, fmt.Errorf("a server with id %q already exists", srv.ID)
+		return -1, usererr.New(usererr.FormDuplicateID, usererr.Params{"server": srv.ID})
 	}
 	return i, nil
 }

@@ -22,6 +22,7 @@ import (
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/mcp/naming"
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/usererr"
 )
 
 // Options configures a Pool. The zero value of an optional field picks a
@@ -286,7 +287,9 @@ func (p *Pool) Status(id string) (events.ServerStatusPayload, error) {
 	return c.snapshot(), nil
 }
 
-func unknownServer(id string) error { return fmt.Errorf("no server with id %q", id) }
+func unknownServer(id string) error {
+	return usererr.New(usererr.CallNoServer, usererr.Params{"server": id})
+}
 
 // Restart reconnects a server now, also one that failed or gave up.
 func (p *Pool) Restart(id string) error {
@@ -295,7 +298,7 @@ func (p *Pool) Restart(id string) error {
 		return unknownServer(id)
 	}
 	if !isEnabled(c.config()) {
-		return fmt.Errorf("server %q is disabled; enable it first", id)
+		return usererr.New(usererr.CallServerDisabled, usererr.Params{"server": id})
 	}
 	c.requestRestart()
 	return nil
@@ -319,7 +322,7 @@ func (p *Pool) Do(ctx context.Context, id string, fn func(ctx context.Context, s
 	// An error may quote the server's URL or echo its key.
 	err = sess.RedactError(withLostReason(fn(ctx, sess), sess))
 	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
-		return fmt.Errorf("server %q did not answer within %s: %w", id, c.timeout(), err)
+		return usererr.Wrap(err, usererr.CallTimeout, usererr.Params{"server": id, "timeout": c.timeout()})
 	}
 	return err
 }

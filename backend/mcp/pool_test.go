@@ -141,7 +141,7 @@ func TestPoolTimeoutAndConcurrency(t *testing.T) {
 	waitState(t, p, "slow", events.StateConnected, 15*time.Second)
 
 	_, err := p.CallTool(context.Background(), "slow", "sleep", map[string]any{"ms": 5000})
-	if err == nil || !strings.Contains(err.Error(), "did not answer within 300ms") {
+	if err == nil || !strings.Contains(err.Error(), "did not answer within 300 ms") {
 		t.Fatalf("want a timeout naming the limit, got %v", err)
 	}
 

@@ -91,7 +91,7 @@ func (p *process) ExitError() error {
 	case p.exitErr == nil:
 		return errors.New("server process exited")
 	case errors.As(p.exitErr, &exit):
-		return fmt.Errorf("server process exited: %s", exit.ProcessState.String())
+		return fmt.Errorf("server process exited: %w", exit) // "exit status 1"
 	default:
 		return fmt.Errorf("server process exited: %w", p.exitErr)
 	}

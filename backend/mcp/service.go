@@ -9,6 +9,7 @@ import (
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/mcpconfig"
 	"mcpdesk/backend/store"
+	"mcpdesk/backend/usererr"
 )
 
 // FilePicker opens the platform's file dialog. app.go provides it; the
@@ -230,7 +231,7 @@ func configFromSpec(spec ServerSpec, prev mcpconfig.Server, store SecretStore) (
 		srv.URL, srv.Headers = spec.URL, headers
 		m.drop(mcpconfig.EnvPair)
 	default:
-		return mcpconfig.Server{}, nil, fmt.Errorf("server %q: field \"type\": must be stdio, http or sse, not %q", spec.ID, spec.Type)
+		return mcpconfig.Server{}, nil, usererr.New(usererr.FormBadTransport, usererr.Params{"server": spec.ID, "type": spec.Type})
 	}
 	srv.Enabled = nil
 	if !spec.Enabled {
@@ -263,17 +264,17 @@ func (m *pairMerge) merge(kind mcpconfig.PairKind, pairs []SecretPair) (map[stri
 	out := make(map[string]string, len(pairs))
 	for _, p := range pairs {
 		if p.Key == "" {
-			return nil, fmt.Errorf("%s: a name is required", kind)
+			return nil, usererr.New(usererr.FormPairNameRequired, usererr.Params{"kind": string(kind)})
 		}
 		if _, dup := out[p.Key]; dup {
-			return nil, fmt.Errorf("%s %q: given twice", kind, p.Key)
+			return nil, usererr.New(usererr.FormPairGivenTwice, usererr.Params{"kind": string(kind), "name": p.Key})
 		}
 		ref := mcpconfig.KeychainRef(m.id, kind, p.Key)
 		value := p.Value
 		if p.Keep {
 			stored, ok := prev[p.Key]
 			if !ok {
-				return nil, fmt.Errorf("%s %q: no stored value to keep; enter a value", kind, p.Key)
+				return nil, usererr.New(usererr.FormPairNothingToKeep, usererr.Params{"kind": string(kind), "name": p.Key})
 			}
 			if p.Secret && stored == ref {
 				out[p.Key] = ref // unchanged, in the keychain already

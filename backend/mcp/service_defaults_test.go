@@ -38,7 +38,7 @@ func TestDefaultTimeoutSetting(t *testing.T) {
 	// The connected server picks the new limit up on its next request.
 	start := time.Now()
 	_, err = p.CallTool(context.Background(), "plain", "sleep", map[string]any{"ms": 10_000})
-	if err == nil || !strings.Contains(err.Error(), "did not answer within 1s") {
+	if err == nil || !strings.Contains(err.Error(), "did not answer within 1 s") {
 		t.Fatalf("sleep on a server without its own timeout: want a 1 s timeout, got %v", err)
 	}
 	if took := time.Since(start); took > 8*time.Second {

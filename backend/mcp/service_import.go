@@ -2,12 +2,12 @@ package mcp
 
 import (
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
 
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/usererr"
 )
 
 // Importing another client's servers (SPEC F3, F6) is two calls: a preview
@@ -18,7 +18,7 @@ import (
 // ErrPreviewGone is returned by Import for a token it does not hold: the
 // preview was already imported, or so many others were made since that it
 // was dropped.
-var ErrPreviewGone = errors.New("this import preview is no longer available (it was imported already, or too many files were previewed since): open the file again")
+var ErrPreviewGone error = usererr.New(usererr.ImportGone, nil)
 
 // maxPreviews bounds the previews kept for Import. A preview holds one
 // file's servers (at most maxImportFile bytes of them); the dialog imports
@@ -96,7 +96,7 @@ func (s *MCPPool) PreviewImport(path string) (ImportPreview, error) {
 // page has its name and content, not its path (SPEC F3).
 func (s *MCPPool) PreviewImportData(name, content string) (ImportPreview, error) {
 	if len(content) > maxImportFile {
-		return ImportPreview{}, fmt.Errorf("%s is %d MB: too large for an MCP config file", name, len(content)>>20)
+		return ImportPreview{}, usererr.New(usererr.FileTooLarge, usererr.Params{"path": name, "size": len(content) >> 20})
 	}
 	return s.preview(name, []byte(content))
 }
@@ -140,9 +140,9 @@ func (s *MCPPool) Import(token string, ids []string) (ImportResult, error) {
 		for _, id := range ids {
 			if !slices.ContainsFunc(servers, func(srv mcpconfig.Server) bool { return srv.ID == id }) {
 				if slices.Contains(held.broken, id) {
-					return ImportResult{}, fmt.Errorf("import from %s: server %q has mistakes (see the preview) and cannot be imported; fix the file and open it again", held.file, id)
+					return ImportResult{}, fmt.Errorf("import from %s: %w", held.file, usererr.New(usererr.ImportHasErrors, usererr.Params{"server": id}))
 				}
-				return ImportResult{}, fmt.Errorf("import from %s: the file has no server %q", held.file, id)
+				return ImportResult{}, fmt.Errorf("import from %s: %w", held.file, usererr.New(usererr.ImportNoSuchItem, usererr.Params{"server": id}))
 			}
 		}
 		servers = slices.DeleteFunc(slices.Clone(servers), func(srv mcpconfig.Server) bool { return !slices.Contains(ids, srv.ID) })

@@ -136,7 +136,7 @@ func TestPreviewImportRefusesHugeAndOddFiles(t *testing.T) {
 	if err := os.WriteFile(big, []byte(`{"mcpServers": {}, "pad": "`+strings.Repeat("x", maxImportFile)+`"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for path, want := range map[string]string{big: "too large", dir: "is a folder", filepath.Join(dir, "missing.json"): "no such file"} {
+	for path, want := range map[string]string{big: "too large", dir: "is a folder", filepath.Join(dir, "missing.json"): "does not exist"} {
 		if _, err := svc.PreviewImport(path); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("PreviewImport(%s) = %v, want an error saying %q", path, err, want)
 		}

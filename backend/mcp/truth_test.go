@@ -15,6 +15,7 @@ import (
 
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/usererr"
 )
 
 // goErrorTexts are Go's own error strings and internal fields that must
@@ -190,7 +191,7 @@ func TestEndNote(t *testing.T) {
 	}{
 		{"stop in the Tools tab", ErrCancelled, noteCancelledByUser},
 		{"stop in a chat", chatStop, noteCancelledByUser},
-		{"time limit", &timeoutError{"late"}, noteTimedOut},
+		{"time limit", &timeoutError{server: "late", timeout: time.Second}, noteTimedOut},
 		{"deadline", context.DeadlineExceeded, noteTimedOut},
 		{"restart or quit", nil, noteAbandoned},
 	}
@@ -227,7 +228,7 @@ func TestSaveServerReportsTheFirstStart(t *testing.T) {
 		{"not executable", ServerSpec{ID: "noexec", Type: "stdio", Command: notExec, Enabled: true},
 			events.StateFailed, problemProgramNotExecutable, notExec},
 		{"exits at start", ServerSpec{ID: "quitter", Type: "stdio", Command: testServerBin, Args: []string{"--exit-after-start"}, Enabled: true},
-			events.StateFailed, problemExitedAtStart, ""},
+			events.StateFailed, string(usererr.ServerExitedWithStatus), ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

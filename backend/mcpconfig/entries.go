@@ -3,6 +3,8 @@ package mcpconfig
 import (
 	"sort"
 	"unicode/utf8"
+
+	"mcpdesk/backend/usererr"
 )
 
 // Importing is not all or nothing (issue 12, point 7): ReadImport reads a
@@ -50,7 +52,8 @@ func ReadImport(path string, data []byte) (format string, entries []Entry, err e
 	if err != nil {
 		return "", nil, err
 	}
-	notFound := &Error{File: path, Line: 1, Col: 1, Msg: `no MCP servers found: expected a "mcpServers" object (Claude Desktop, Cursor, Windsurf, Cline, MCP Desk) or a "servers" object (VS Code)`}
+	notFound := &Error{File: path, Line: 1, Col: 1, Msg: `no MCP servers found: expected a "mcpServers" object (Claude Desktop, Cursor, Windsurf, Cline, MCP Desk) or a "servers" object (VS Code)`,
+		Code: usererr.ConfigNoServers}
 	if doc.root < 0 || doc.json[doc.root] != '{' {
 		if doc.root >= 0 {
 			notFound.Line, notFound.Col = position(doc.src, doc.root)
@@ -99,12 +102,14 @@ func (d *decoder) entries(m member) ([]Entry, error) {
 		return nil, nil
 	case '{':
 	default:
-		d.p.add(m.valOff, "", m.key, "must be an object that maps each server id to its settings, not %s", kindOf(m.val))
+		d.p.add(m.valOff, "", m.key, "must be an object that maps each server id to its settings, not %s", kindOf(m.val)).
+			with(usererr.ConfigServersNotObject, usererr.Params{"kind": kindWord(m.val)})
 		return nil, d.p.err()
 	}
 	members := objectMembers(d.doc.json, m.valOff)
 	if len(members) > MaxImportEntries {
-		d.p.add(m.valOff, "", m.key, "holds %d servers; import at most %d at a time (split the file)", len(members), MaxImportEntries)
+		d.p.add(m.valOff, "", m.key, "holds %d servers; import at most %d at a time (split the file)", len(members), MaxImportEntries).
+			with(usererr.ConfigTooManyServers, usererr.Params{"count": len(members), "max": MaxImportEntries})
 		return nil, d.p.err()
 	}
 	index := newPositions(d.doc.src)
@@ -120,9 +125,11 @@ func (d *decoder) entries(m member) ([]Entry, error) {
 		first, dup := seen[sm.key]
 		switch {
 		case dup:
-			p.add(sm.keyOff, sm.key, "", "this server id is used twice (first at %s); server ids must be unique, so this one is not imported", p.at(first))
+			p.add(sm.keyOff, sm.key, "", "this server id is used twice (first at %s); server ids must be unique, so this one is not imported", p.at(first)).
+				with(usererr.ConfigServerTwice, usererr.Params{"first": p.at(first)})
 		case sm.val[0] != '{':
-			p.add(sm.valOff, sm.key, "", `must be an object with "command" (a local program) or "url" (a remote server), not %s`, kindOf(sm.val))
+			p.add(sm.valOff, sm.key, "", `must be an object with "command" (a local program) or "url" (a remote server), not %s`, kindOf(sm.val)).
+				with(usererr.ConfigServerNotObject, usererr.Params{"kind": kindWord(sm.val)})
 		default:
 			srv, loc := d.server(sm)
 			e.Server = srv

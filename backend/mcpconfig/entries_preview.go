@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"mcpdesk/backend/usererr"
 )
 
 // Problem is one thing wrong with an entry of a file to import, as the
@@ -18,8 +20,12 @@ type Problem struct {
 	// Field is the field the problem is in ("" when it is about the entry
 	// as a whole).
 	Field string `json:"field"`
-	// Message says what is wrong and, where it helps, how to fix it.
-	Message string `json:"message"`
+	// Message says what is wrong and, where it helps, how to fix it, in
+	// English. Code and Params say it for the UI to word in the user's
+	// language (errors.<code>); Code is "" when it has no words for it.
+	Message string         `json:"message"`
+	Code    string         `json:"code,omitempty"`
+	Params  map[string]any `json:"params,omitempty" ts_type:"Record<string, unknown>"`
 }
 
 // maxProblemText bounds the text of a problem: a message quotes values
@@ -82,9 +88,22 @@ func broken(e Entry, h *hider) ServerPreview {
 		v.Transport = t
 	}
 	for _, pr := range e.Problems {
-		v.Problems = append(v.Problems, Problem{Line: pr.Line, Col: pr.Col, Field: safeText(p, pr.Field), Message: safeText(p, pr.Msg)})
+		v.Problems = append(v.Problems, Problem{Line: pr.Line, Col: pr.Col, Field: safeText(p, pr.Field), Message: safeText(p, pr.Msg),
+			Code: string(pr.Code), Params: safeParams(p, pr.Params)})
 	}
 	return v
+}
+
+// safeParams returns the params of a problem for the UI, each text made
+// safe to show as safeText makes the message.
+func safeParams(p *previewer, params usererr.Params) map[string]any {
+	out := usererr.JSONParams(params)
+	for k, v := range out {
+		if s, ok := v.(string); ok {
+			out[k] = safeText(p, s)
+		}
+	}
+	return out
 }
 
 // safeText returns a text of the file made safe to show: secrets hidden,

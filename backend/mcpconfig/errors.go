@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"mcpdesk/backend/usererr"
 )
 
 // Error is one problem with a configuration file, located precisely enough
@@ -26,8 +28,24 @@ type Error struct {
 	// characters, not bytes); 0 when unknown, for example when Validate
 	// checks a Config built in code.
 	Line, Col int
-	// Msg says what is wrong, and where it helps, how to fix it.
+	// Msg says what is wrong, and where it helps, how to fix it, in English.
 	Msg string
+	// Code and Params say it again for the UI to word in the user's
+	// language (usererr); Code is "" for a problem it has no words for.
+	Code   usererr.Code
+	Params usererr.Params
+}
+
+// UserError returns e's code and params (usererr.Coded).
+func (e *Error) UserError() (usererr.Code, usererr.Params) { return e.Code, e.Params }
+
+// with sets the code and params of e, a problem just added; e may be nil
+// (a problem past maxProblems, not recorded).
+func (e *Error) with(code usererr.Code, params usererr.Params) *Error {
+	if e != nil && e.Msg != moreProblems {
+		e.Code, e.Params = code, params
+	}
+	return e
 }
 
 // Error formats e as `file:line:col: server "id": field "name": message`,
@@ -103,18 +121,28 @@ func (p *problems) position(off int) (line, col int) {
 	return position(p.src, off)
 }
 
-// add records a problem at byte offset off of src (off < 0: no position).
-func (p *problems) add(off int, server, field, format string, args ...any) {
+// moreProblems is the last problem of a file with too many.
+const moreProblems = "more problems not shown; fix the ones above first"
+
+// moreProblemsError returns the problem that stands for those not shown.
+func moreProblemsError(file string) *Error {
+	return &Error{File: file, Msg: moreProblems, Code: usererr.ConfigMoreProblems}
+}
+
+// add records a problem at byte offset off of src (off < 0: no position)
+// and returns it for with to give it a code; nil when it is not recorded.
+func (p *problems) add(off int, server, field, format string, args ...any) *Error {
 	if len(p.list) > maxProblems {
-		return
+		return nil
 	}
 	e := &Error{File: p.file, Server: server, Field: field, Msg: fmt.Sprintf(format, args...)}
 	if len(p.list) == maxProblems {
-		e = &Error{File: p.file, Msg: "more problems not shown; fix the ones above first"}
+		e = moreProblemsError(p.file)
 	} else if off >= 0 && p.src != nil {
 		e.Line, e.Col = p.position(off)
 	}
 	p.list = append(p.list, e)
+	return e
 }
 
 // at formats the position of byte offset off as "line:col".

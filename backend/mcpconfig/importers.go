@@ -7,6 +7,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"mcpdesk/backend/usererr"
 )
 
 // The formats DetectAndParse recognises.
@@ -64,7 +66,7 @@ func DetectAndParse(path string, data []byte) (format string, servers []Server, 
 	for _, e := range entries {
 		for _, pr := range e.Problems {
 			if len(p.list) == maxProblems {
-				p.list = append(p.list, &Error{File: path, Msg: "more problems not shown; fix the ones above first"})
+				p.list = append(p.list, moreProblemsError(path))
 				return format, nil, p.err()
 			}
 			p.list = append(p.list, pr)
@@ -83,19 +85,19 @@ func DetectAndParse(path string, data []byte) (format string, servers []Server, 
 func ReadImportFile(path string, limit int64) ([]byte, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, usererr.FileError(path, err)
 	}
 	switch {
 	case info.IsDir():
-		return nil, fmt.Errorf("%s is a folder, not a config file", path)
+		return nil, usererr.New(usererr.FileIsFolder, usererr.Params{"path": path})
 	case !info.Mode().IsRegular():
-		return nil, fmt.Errorf("%s is not a regular file", path)
+		return nil, usererr.New(usererr.FileNotRegular, usererr.Params{"path": path})
 	case info.Size() > limit:
-		return nil, fmt.Errorf("%s is %d MB: too large for an MCP config file", path, info.Size()>>20)
+		return nil, usererr.New(usererr.FileTooLarge, usererr.Params{"path": path, "size": info.Size() >> 20})
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, usererr.FileError(path, err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
@@ -120,9 +122,11 @@ func (d *decoder) find(ms []member, key, parent string, m *member) bool {
 		}
 		if found {
 			if parent != "" {
-				d.p.add(c.keyOff, "", parent, "key %q appears twice (first at %s); keep one", key, d.p.at(m.keyOff))
+				d.p.add(c.keyOff, "", parent, "key %q appears twice (first at %s); keep one", key, d.p.at(m.keyOff)).
+					with(usererr.ConfigKeyTwice, usererr.Params{"key": key, "first": d.p.at(m.keyOff)})
 			} else {
-				d.p.add(c.keyOff, "", key, "appears twice (first at %s); keep one", d.p.at(m.keyOff))
+				d.p.add(c.keyOff, "", key, "appears twice (first at %s); keep one", d.p.at(m.keyOff)).
+					with(usererr.ConfigKeyTwice, usererr.Params{"key": key, "first": d.p.at(m.keyOff)})
 			}
 			continue
 		}

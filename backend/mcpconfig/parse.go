@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
+
+	"mcpdesk/backend/usererr"
 )
 
 // Load reads and validates the app's own mcp.config.json: Cursor's
@@ -70,7 +72,7 @@ func readDocument(path string, data []byte) (*document, error) {
 	plain, open := stripJSONC(src)
 	if open >= 0 {
 		line, col := position(src, open)
-		return nil, &Error{File: path, Line: line, Col: col, Msg: "comment is not closed: add */ to end it"}
+		return nil, &Error{File: path, Line: line, Col: col, Msg: "comment is not closed: add */ to end it", Code: usererr.ConfigCommentNotClosed}
 	}
 	doc := &document{src: src, json: plain, root: skipSpace(plain, 0)}
 	if doc.root == len(plain) {
@@ -160,7 +162,8 @@ func (d *decoder) config() (*Config, *locations) {
 		return cfg, locs
 	}
 	if d.doc.json[d.doc.root] != '{' {
-		d.p.add(d.doc.root, "", "", `the file must hold one JSON object such as {"mcpServers": {}}, not %s`, kindOf(d.doc.json[d.doc.root:]))
+		d.p.add(d.doc.root, "", "", `the file must hold one JSON object such as {"mcpServers": {}}, not %s`, kindOf(d.doc.json[d.doc.root:])).
+			with(usererr.ConfigRootNotObject, usererr.Params{"kind": kindWord(d.doc.json[d.doc.root:])})
 		return cfg, locs
 	}
 	for _, m := range d.members("", "", d.doc.root) {
@@ -186,9 +189,11 @@ func (d *decoder) members(server, field string, off int) []member {
 	for _, m := range all {
 		if first, dup := seen[m.key]; dup {
 			if field != "" {
-				d.p.add(m.keyOff, server, field, "key %q appears twice (first at %s); keep one", m.key, d.p.at(first))
+				d.p.add(m.keyOff, server, field, "key %q appears twice (first at %s); keep one", m.key, d.p.at(first)).
+					with(usererr.ConfigKeyTwice, usererr.Params{"key": m.key, "first": d.p.at(first)})
 			} else {
-				d.p.add(m.keyOff, server, m.key, "appears twice (first at %s); keep one", d.p.at(first))
+				d.p.add(m.keyOff, server, m.key, "appears twice (first at %s); keep one", d.p.at(first)).
+					with(usererr.ConfigKeyTwice, usererr.Params{"key": m.key, "first": d.p.at(first)})
 			}
 			continue
 		}
@@ -205,7 +210,8 @@ func (d *decoder) servers(m member) ([]Server, []serverLoc) {
 		return nil, nil
 	case '{':
 	default:
-		d.p.add(m.valOff, "", m.key, "must be an object that maps each server id to its settings, not %s", kindOf(m.val))
+		d.p.add(m.valOff, "", m.key, "must be an object that maps each server id to its settings, not %s", kindOf(m.val)).
+			with(usererr.ConfigServersNotObject, usererr.Params{"kind": kindWord(m.val)})
 		return nil, nil
 	}
 	var (
@@ -215,12 +221,14 @@ func (d *decoder) servers(m member) ([]Server, []serverLoc) {
 	)
 	for _, sm := range objectMembers(d.doc.json, m.valOff) {
 		if first, dup := seen[sm.key]; dup {
-			d.p.add(sm.keyOff, sm.key, "", "this server id is used twice (first at %s); server ids must be unique", d.p.at(first))
+			d.p.add(sm.keyOff, sm.key, "", "this server id is used twice (first at %s); server ids must be unique", d.p.at(first)).
+				with(usererr.ConfigServerTwice, usererr.Params{"first": d.p.at(first)})
 			continue
 		}
 		seen[sm.key] = sm.keyOff
 		if sm.val[0] != '{' {
-			d.p.add(sm.valOff, sm.key, "", `must be an object with "command" (a local program) or "url" (a remote server), not %s`, kindOf(sm.val))
+			d.p.add(sm.valOff, sm.key, "", `must be an object with "command" (a local program) or "url" (a remote server), not %s`, kindOf(sm.val)).
+				with(usererr.ConfigServerNotObject, usererr.Params{"kind": kindWord(sm.val)})
 			continue
 		}
 		srv, loc := d.server(sm)
@@ -318,7 +326,8 @@ func (d *decoder) str(id string, f member) string {
 		_ = json.Unmarshal(f.val, &s)
 		return s
 	}
-	d.p.add(f.valOff, id, f.key, "must be a string, not %s%s", kindOf(f.val), quoteHint(f.val))
+	d.p.add(f.valOff, id, f.key, "must be a string, not %s%s", kindOf(f.val), quoteHint(f.val)).
+		with(usererr.ConfigNotString, usererr.Params{"kind": kindWord(f.val)})
 	return ""
 }
 
@@ -329,13 +338,15 @@ func (d *decoder) strs(id string, f member) []string {
 		return nil
 	case '[':
 	default:
-		d.p.add(f.valOff, id, f.key, `must be an array of strings such as ["-y", "some-package"], not %s`, kindOf(f.val))
+		d.p.add(f.valOff, id, f.key, `must be an array of strings such as ["-y", "some-package"], not %s`, kindOf(f.val)).
+			with(usererr.ConfigNotStringArray, usererr.Params{"kind": kindWord(f.val)})
 		return nil
 	}
 	var out []string
 	for i, e := range arrayElements(d.doc.json, f.valOff) {
 		if e.val[0] != '"' {
-			d.p.add(e.off, id, f.key, "item %d must be a string, not %s%s", i+1, kindOf(e.val), quoteHint(e.val))
+			d.p.add(e.off, id, f.key, "item %d must be a string, not %s%s", i+1, kindOf(e.val), quoteHint(e.val)).
+				with(usererr.ConfigItemNotString, usererr.Params{"item": i + 1, "kind": kindWord(e.val)})
 			continue
 		}
 		var s string
@@ -352,14 +363,16 @@ func (d *decoder) strMap(id string, f member) map[string]string {
 		return nil
 	case '{':
 	default:
-		d.p.add(f.valOff, id, f.key, `must be an object of names and string values such as {"NAME": "value"}, not %s`, kindOf(f.val))
+		d.p.add(f.valOff, id, f.key, `must be an object of names and string values such as {"NAME": "value"}, not %s`, kindOf(f.val)).
+			with(usererr.ConfigNotStringMap, usererr.Params{"kind": kindWord(f.val)})
 		return nil
 	}
 	var out map[string]string
 	for _, m := range d.members(id, f.key, f.valOff) {
 		if m.val[0] != '"' {
 			// The value itself is not repeated: it may be a secret.
-			d.p.add(m.valOff, id, f.key, "the value of %q must be a string, not %s%s", m.key, kindOf(m.val), quoteHint(m.val))
+			d.p.add(m.valOff, id, f.key, "the value of %q must be a string, not %s%s", m.key, kindOf(m.val), quoteHint(m.val)).
+				with(usererr.ConfigValueNotString, usererr.Params{"name": m.key, "kind": kindWord(m.val)})
 			continue
 		}
 		var s string
@@ -381,7 +394,8 @@ func (d *decoder) boolean(id string, f member) *bool {
 		b := f.val[0] == 't'
 		return &b
 	}
-	d.p.add(f.valOff, id, f.key, "must be true or false, not %s", kindOf(f.val))
+	d.p.add(f.valOff, id, f.key, "must be true or false, not %s", kindOf(f.val)).
+		with(usererr.ConfigNotBoolean, usererr.Params{"kind": kindWord(f.val)})
 	return nil
 }
 
@@ -396,13 +410,16 @@ func (d *decoder) integer(id string, f member) int {
 			return n
 		}
 		if errors.Is(err, strconv.ErrRange) {
-			d.p.add(f.valOff, id, f.key, "%s is too large", f.val)
+			d.p.add(f.valOff, id, f.key, "%s is too large", f.val).
+				with(usererr.ConfigNumberTooLarge, usererr.Params{"value": string(f.val)})
 		} else {
-			d.p.add(f.valOff, id, f.key, "must be a whole number, not %s", f.val)
+			d.p.add(f.valOff, id, f.key, "must be a whole number, not %s", f.val).
+				with(usererr.ConfigNotWholeNumber, usererr.Params{"value": string(f.val)})
 		}
 		return 0
 	}
-	d.p.add(f.valOff, id, f.key, "must be a number, not %s", kindOf(f.val))
+	d.p.add(f.valOff, id, f.key, "must be a number, not %s", kindOf(f.val)).
+		with(usererr.ConfigNotNumber, usererr.Params{"kind": kindWord(f.val)})
 	return 0
 }
 

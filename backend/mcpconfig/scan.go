@@ -125,6 +125,29 @@ func skipString(d []byte, i int) int {
 	return len(d)
 }
 
+// kindWord names the kind of JSON value v for the UI, which words it in
+// the user's language: object, array, string, boolean, null, number or
+// nothing.
+func kindWord(v []byte) string {
+	if len(v) == 0 {
+		return "nothing"
+	}
+	switch v[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	default:
+		return "number"
+	}
+}
+
 // kindOf names the JSON type of a raw value for error messages.
 func kindOf(v []byte) string {
 	if len(v) == 0 {

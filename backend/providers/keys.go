@@ -8,6 +8,7 @@ import (
 
 	"mcpdesk/backend/secrets"
 	"mcpdesk/backend/store"
+	"mcpdesk/backend/usererr"
 )
 
 // account is the keychain entry of a provider's key.
@@ -17,9 +18,13 @@ func account(id string) string { return "provider/" + id }
 // keychain. Its message tells the user what to do instead; it never holds
 // the key.
 type KeychainError struct {
-	msg string
-	err error
+	msg  string
+	err  error
+	code usererr.Code
 }
+
+// UserError returns e's code for the UI (usererr.Coded).
+func (e *KeychainError) UserError() (usererr.Code, usererr.Params) { return e.code, nil }
 
 // Error returns the message for the user.
 func (e *KeychainError) Error() string { return e.msg }
@@ -33,14 +38,14 @@ func keychainError(err error, removing bool) error {
 	var ue *secrets.UnavailableError
 	if errors.As(err, &ue) {
 		if removing {
-			return &KeychainError{err: err, msg: fmt.Sprintf("The OS keychain is unavailable (%s), so the stored key could not be removed. Try again when the keychain is available.", ue.Reason)}
+			return &KeychainError{err: err, msg: fmt.Sprintf("The OS keychain is unavailable (%s), so the stored key could not be removed. Try again when the keychain is available.", ue.Reason), code: usererr.KeychainUnavailableKeep}
 		}
-		return &KeychainError{err: err, msg: fmt.Sprintf("The OS keychain is unavailable (%s). Set the key in an environment variable and enter its name under 'Key from environment variable' instead.", ue.Reason)}
+		return &KeychainError{err: err, msg: fmt.Sprintf("The OS keychain is unavailable (%s). Set the key in an environment variable and enter its name under 'Key from environment variable' instead.", ue.Reason), code: usererr.KeychainUnavailable}
 	}
 	if removing {
-		return &KeychainError{err: err, msg: fmt.Sprintf("remove the API key from the OS keychain: %v", err)}
+		return &KeychainError{err: err, msg: fmt.Sprintf("remove the API key from the OS keychain: %v", err), code: usererr.KeychainRemoveFailed}
 	}
-	return &KeychainError{err: err, msg: fmt.Sprintf("store the API key in the OS keychain: %v", err)}
+	return &KeychainError{err: err, msg: fmt.Sprintf("store the API key in the OS keychain: %v", err), code: usererr.KeychainStoreFailed}
 }
 
 // applyKey carries out the write-only key of a ProviderInput for provider

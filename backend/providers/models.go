@@ -11,6 +11,7 @@ import (
 
 	"mcpdesk/backend/llm"
 	"mcpdesk/backend/store"
+	"mcpdesk/backend/usererr"
 )
 
 // Model is one model of a provider as the model list shows it.
@@ -216,9 +217,9 @@ func (m *Manager) AddManualModel(ctx context.Context, id, model string) (Provide
 	model = strings.TrimSpace(model)
 	switch {
 	case model == "":
-		return Provider{}, fieldErr("model", "Model name is required")
+		return Provider{}, fieldErr("model", "Model name is required").with(usererr.ProviderModelRequired, nil)
 	case len(model) > maxManualModel:
-		return Provider{}, fieldErr("model", "Model name is longer than %d characters", maxManualModel)
+		return Provider{}, fieldErr("model", "Model name is longer than %d characters", maxManualModel).with(usererr.ProviderModelTooLong, usererr.Params{"max": maxManualModel})
 	}
 	return m.editManual(ctx, id, func(list []string) []string {
 		if slices.Contains(list, model) {

@@ -32,6 +32,7 @@ import (
 	"mcpdesk/backend/llm"
 	"mcpdesk/backend/secrets"
 	"mcpdesk/backend/store"
+	"mcpdesk/backend/usererr"
 )
 
 // Provider types.
@@ -347,7 +348,7 @@ func (m *Manager) checkNameFree(ctx context.Context, name, id string) error {
 }
 
 func nameTaken(name string) error {
-	return &FieldError{Field: "name", Message: fmt.Sprintf("Name: another provider is already called %q", name)}
+	return fieldErr("name", "Name: another provider is already called %q", name).with(usererr.ProviderNameTaken, usererr.Params{"name": name})
 }
 
 // view turns a stored provider into what callers see.

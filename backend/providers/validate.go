@@ -8,6 +8,7 @@ import (
 
 	"mcpdesk/backend/llm"
 	"mcpdesk/backend/store"
+	"mcpdesk/backend/usererr"
 )
 
 // FieldError says which field of a ProviderInput is wrong. Its message names
@@ -15,13 +16,29 @@ import (
 type FieldError struct {
 	Field   string // the JSON name of the field: "name", "type", "baseUrl", …
 	Message string
+	// Code and Params say it for the UI to word in the user's language;
+	// Code is "" for a message it has no words for.
+	Code   usererr.Code
+	Params usererr.Params
 }
 
-// Error returns the message for the user.
+// Error returns the message for the user, in English.
 func (e *FieldError) Error() string { return e.Message }
 
-func fieldErr(field, format string, a ...any) error {
+// UserError returns e's code and params (usererr.Coded).
+func (e *FieldError) UserError() (usererr.Code, usererr.Params) { return e.Code, e.Params }
+
+// UserField returns the field the UI marks (usererr.Fielded).
+func (e *FieldError) UserField() string { return e.Field }
+
+func fieldErr(field, format string, a ...any) *FieldError {
 	return &FieldError{Field: field, Message: fmt.Sprintf(format, a...)}
+}
+
+// with sets the code and params of e.
+func (e *FieldError) with(code usererr.Code, params usererr.Params) *FieldError {
+	e.Code, e.Params = code, params
+	return e
 }
 
 // Limits of a ProviderInput.
@@ -52,9 +69,9 @@ func normalize(in ProviderInput) (store.Provider, error) {
 	}
 	switch {
 	case p.Name == "":
-		return p, fieldErr("name", "Name is required")
+		return p, fieldErr("name", "Name is required").with(usererr.ProviderNameRequired, nil)
 	case len(p.Name) > maxName:
-		return p, fieldErr("name", "Name is longer than %d characters", maxName)
+		return p, fieldErr("name", "Name is longer than %d characters", maxName).with(usererr.ProviderNameTooLong, usererr.Params{"max": maxName})
 	}
 	if p.Preset != "" {
 		pr, ok := llm.PresetByID(p.Preset)
@@ -93,24 +110,24 @@ func normalize(in ProviderInput) (store.Provider, error) {
 		return p, err
 	}
 	if p.KeyEnv != "" && !envName.MatchString(p.KeyEnv) {
-		return p, fieldErr("keyEnv", "Key from environment variable: %q is not a variable name (letters, digits and _, not starting with a digit)", p.KeyEnv)
+		return p, fieldErr("keyEnv", "Key from environment variable: %q is not a variable name (letters, digits and _, not starting with a digit)", p.KeyEnv).with(usererr.ProviderKeyEnvInvalid, usererr.Params{"name": p.KeyEnv})
 	}
 	if !p.Azure {
 		p.AzureAPIVersion = ""
 	}
 	if len(in.Headers) > maxHeaders {
-		return p, fieldErr("headers", "Headers: at most %d", maxHeaders)
+		return p, fieldErr("headers", "Headers: at most %d", maxHeaders).with(usererr.ProviderTooManyHeaders, usererr.Params{"max": maxHeaders})
 	}
 	for k, v := range in.Headers {
 		name := strings.TrimSpace(k)
 		if !httpToken.MatchString(name) {
-			return p, fieldErr("headers", "Headers: %q is not a header name", k)
+			return p, fieldErr("headers", "Headers: %q is not a header name", k).with(usererr.ProviderBadHeaderName, usererr.Params{"name": k})
 		}
 		if secretHeader(name) {
-			return p, fieldErr("headers", "Headers: %q looks like it carries a secret; headers are stored unencrypted, so put the key under API key instead", name)
+			return p, fieldErr("headers", "Headers: %q looks like it carries a secret; headers are stored unencrypted, so put the key under API key instead", name).with(usererr.ProviderSecretHeader, usererr.Params{"name": name})
 		}
 		if strings.ContainsAny(v, "\r\n") {
-			return p, fieldErr("headers", "Headers: the value of %q has a line break", name)
+			return p, fieldErr("headers", "Headers: the value of %q has a line break", name).with(usererr.ProviderHeaderBreak, usererr.Params{"name": name})
 		}
 		p.Headers[name] = strings.TrimSpace(v)
 	}
@@ -121,27 +138,27 @@ func normalize(in ProviderInput) (store.Provider, error) {
 // that carries credentials, which would end up in the database.
 func checkBaseURL(raw string) error {
 	if raw == "" {
-		return fieldErr("baseUrl", "Base URL is required")
+		return fieldErr("baseUrl", "Base URL is required").with(usererr.ProviderURLRequired, nil)
 	}
 	if len(raw) > maxURL {
-		return fieldErr("baseUrl", "Base URL is longer than %d characters", maxURL)
+		return fieldErr("baseUrl", "Base URL is longer than %d characters", maxURL).with(usererr.ProviderURLTooLong, usererr.Params{"max": maxURL})
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return fieldErr("baseUrl", "Base URL %q does not parse: %v", raw, err)
+		return fieldErr("baseUrl", "Base URL %q does not parse: %v", raw, err).with(usererr.ProviderURLInvalid, usererr.Params{"url": raw})
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return fieldErr("baseUrl", "Base URL %q must start with http:// or https://", raw)
+		return fieldErr("baseUrl", "Base URL %q must start with http:// or https://", raw).with(usererr.ProviderURLScheme, usererr.Params{"url": raw})
 	}
 	if u.Host == "" {
-		return fieldErr("baseUrl", "Base URL %q has no host", raw)
+		return fieldErr("baseUrl", "Base URL %q has no host", raw).with(usererr.ProviderURLNoHost, usererr.Params{"url": raw})
 	}
 	if u.User != nil {
-		return fieldErr("baseUrl", "Base URL must not contain a user name or password; put the key under API key instead")
+		return fieldErr("baseUrl", "Base URL must not contain a user name or password; put the key under API key instead").with(usererr.ProviderURLUserinfo, nil)
 	}
 	for k := range u.Query() {
 		if secretName(k) {
-			return fieldErr("baseUrl", "Base URL must not carry a key in its query (%q); put the key under API key instead", k)
+			return fieldErr("baseUrl", "Base URL must not carry a key in its query (%q); put the key under API key instead", k).with(usererr.ProviderURLQueryKey, usererr.Params{"name": k})
 		}
 	}
 	return nil

@@ -4,11 +4,12 @@
 package safefile
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+
+	"mcpdesk/backend/usererr"
 )
 
 // Mode is the permission of every file written: the user's alone. Exports
@@ -33,13 +34,13 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	}
 	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
+		return usererr.SaveError(path, err)
 	}
 	defer func() {
 		if err != nil {
 			f.Close()
 			os.Remove(f.Name())
-			err = fmt.Errorf("save %s: %w", path, err)
+			err = usererr.SaveError(path, err)
 		}
 	}()
 	if runtime.GOOS != "windows" {

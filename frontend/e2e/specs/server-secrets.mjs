@@ -30,7 +30,7 @@ async function callWhenConnected(page, server, name) {
     try {
       return await page.evaluate(([server, name]) => window.go.mcp.MCPPool.CallTool({ server, tool: 'env', arguments: { name }, callId: `e2e-${Math.random()}` }), [server, name]);
     } catch (e) {
-      if (Date.now() > until || !/connecting|restarting|not connected/.test(String(e))) throw e;
+      if (Date.now() > until || !/call\.server(Starting|NotRunning|Disabled)/.test(String(e))) throw e;
       await new Promise((r) => setTimeout(r, 200));
     }
   }

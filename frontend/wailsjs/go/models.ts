@@ -512,7 +512,8 @@ export namespace events {
 	    }
 	}
 	export class ServerProblem {
-	    code: 'messageTooLarge'|'programNotFound'|'programNotExecutable'|'exitedAtStart';
+	    code: 'messageTooLarge'|'programNotFound'|'programNotExecutable'|'exitedAtStart'|(string & {});
+	    params?: Record<string, unknown>;
 	    limit?: number;
 	    program?: string;
 	
@@ -523,6 +524,7 @@ export namespace events {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.code = source["code"];
+	        this.params = source["params"];
 	        this.limit = source["limit"];
 	        this.program = source["program"];
 	    }
@@ -1697,6 +1699,8 @@ export namespace mcpconfig {
 	    col: number;
 	    field: string;
 	    message: string;
+	    code?: string;
+	    params?: Record<string, unknown>;
 	
 	    static createFrom(source: any = {}) {
 	        return new Problem(source);
@@ -1708,6 +1712,8 @@ export namespace mcpconfig {
 	        this.col = source["col"];
 	        this.field = source["field"];
 	        this.message = source["message"];
+	        this.code = source["code"];
+	        this.params = source["params"];
 	    }
 	}
 	export class Warning {

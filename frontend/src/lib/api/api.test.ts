@@ -64,10 +64,10 @@ describe('event contract with backend/events/events.go', () => {
       attempt: 0,
       nextRetryMs: 0,
       canSubscribe: false,
-      problem: { code: 'messageTooLarge', limit: 1, program: '' },
+      problem: { code: 'messageTooLarge', limit: 1, program: '', params: {} },
     };
     expect(Object.keys(s).sort()).toEqual(goJSONFields('ServerStatusPayload'));
-    const pr: Required<ServerProblem> = { code: 'messageTooLarge', limit: 1, program: '' };
+    const pr: Required<ServerProblem> = { code: 'messageTooLarge', limit: 1, program: '', params: {} };
     expect(Object.keys(pr).sort()).toEqual(goJSONFields('ServerProblem'));
     const e: Required<RPCEntry> = { ...rpcEntry({ seq: 1 }), id: '', latencyMs: 0, truncated: false, dropped: 0, note: 'cancelledByUser' };
     expect(Object.keys(e).sort()).toEqual(goJSONFields('RPCEntry'));

@@ -236,8 +236,9 @@ export function hasWails(): boolean {
 }
 
 /**
- * errorMessage turns a rejection into the text to show. Go errors arrive as
- * the plain message string (main.go's ErrorFormatter); show it as is.
+ * errorMessage returns the English text of a rejection. Go errors arrive as
+ * {code, params, message} (main.go's ErrorFormatter, backend/usererr);
+ * ApiError (call.ts) words them in the user's language.
  */
 export function errorMessage(reason: unknown): string {
   if (typeof reason === 'string') return reason;

@@ -16,5 +16,5 @@ export * from './trustTypes';
 export * from './serverDetail';
 export { on, EVENT_NAMES, type EventMap, type EventName, type QuickChatPayload } from './events';
 export { appWindow } from './window';
-export { ApiError } from './call';
+export { ApiError, errorText } from './call';
 export { setBackend, hasWails, type Backend } from './backend';

@@ -81,7 +81,9 @@ export interface ServerProblem {
    * programNotFound / programNotExecutable: program could not be run.
    * exitedAtStart: the program exited before the handshake finished.
    */
-  code: 'messageTooLarge' | 'programNotFound' | 'programNotExecutable' | 'exitedAtStart';
+  code: 'messageTooLarge' | 'programNotFound' | 'programNotExecutable' | 'exitedAtStart' | (string & {});
+  /** The params of any other code, a code of backend/usererr worded as errors.<code>. */
+  params?: Record<string, unknown>;
   limit?: number;
   /** The program that could not be started. */
   program?: string;
@@ -173,8 +175,11 @@ export interface ImportProblem {
   col: number;
   /** The field it is in; "" for the entry as a whole. */
   field: string;
-  /** What is wrong, in plain words (from Go, secrets hidden). */
+  /** What is wrong, in plain English words (from Go, secrets hidden). */
   message: string;
+  /** The same for the UI to word in the user's language (errors.<code>); absent when it has no words for it. */
+  code?: string;
+  params?: Record<string, unknown>;
 }
 
 /** What importing a config file would do (mcp.ImportPreview). */

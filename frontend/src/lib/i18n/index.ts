@@ -3,7 +3,8 @@
 // Components use the `_` store as `$_('key')`; TypeScript code uses t().
 
 import { _, addMessages, getLocaleFromNavigator, init, locale } from 'svelte-i18n';
-import { get } from 'svelte/store';
+import { derived, get } from 'svelte/store';
+import { formatDuration, formatElapsed, formatNumber } from '../util/format';
 import en from './en.json';
 import zhCN from './zh-CN.json';
 
@@ -29,5 +30,27 @@ export function setLocale(l: Locale): void {
 export function t(key: string, values?: Record<string, string | number>): string {
   return get(_)(key, values ? { values } : undefined);
 }
+
+/** Formats writes durations and numbers in one locale (util/format). */
+export interface Formats {
+  /** A duration of ms milliseconds: "3 ms", "9.5 sec", "2 min 5 sec"; "3毫秒", "9.5秒". */
+  duration(ms: number): string;
+  /** The time a running call has taken, in tenths of a second below a minute. */
+  elapsed(ms: number): string;
+  /** A number, with at most digits decimals (2). */
+  number(n: number, digits?: number): string;
+}
+
+/** formatsFor returns the Formats of locale l. */
+export function formatsFor(l: string): Formats {
+  return {
+    duration: (ms) => formatDuration(ms, l),
+    elapsed: (ms) => formatElapsed(ms, l),
+    number: (n, digits) => formatNumber(n, l, digits),
+  };
+}
+
+/** fmt follows the chosen language: components write `$fmt.duration(ms)`. */
+export const fmt = derived(locale, (l) => formatsFor(l ?? 'en'));
 
 export { _, locale };

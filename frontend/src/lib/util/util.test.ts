@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { splitCommandLine } from './cmdline';
-import { commandLine, latency } from './format';
+import { commandLine, formatDuration } from './format';
 import { highlightJSON } from './json';
 import { validateCommand, validateId, validateInt, validatePairKeys, validateURL } from './validate';
 
@@ -77,10 +77,10 @@ describe('formatting', () => {
   });
 
   it('formats latency', () => {
-    expect(latency(0.42)).toBe('0.4');
-    expect(latency(7.5)).toBe('7.5');
-    expect(latency(42.4)).toBe('42');
-    expect(latency(12345)).toBe('12345');
+    expect(formatDuration(0.42, 'en')).toBe('0.4 ms');
+    expect(formatDuration(7.5, 'en')).toBe('7.5 ms');
+    expect(formatDuration(42.4, 'en')).toBe('42 ms');
+    expect(formatDuration(12345, 'en')).toBe('12.3 sec');
   });
 
   it('highlights JSON and escapes HTML', () => {

@@ -101,12 +101,12 @@ describe('Audit log: table', () => {
     expect(first.getByTestId('audit-source')).toHaveTextContent('Chat');
     expect(first.getByTestId('audit-call')).toHaveTextContent('everything›echo');
     expect(first.getByTestId('audit-status')).toHaveTextContent('OK');
-    expect(first.getByTestId('audit-duration')).toHaveTextContent('42ms');
+    expect(first.getByTestId('audit-duration')).toHaveTextContent('42 ms');
     expect(first.getByTestId('audit-approval')).toHaveTextContent('Always allowed');
     const second = within(rows()[1]);
     expect(second.getByTestId('audit-source')).toHaveTextContent('Tools');
     expect(second.getByTestId('audit-status')).toHaveAttribute('data-status', 'error');
-    expect(second.getByTestId('audit-duration')).toHaveTextContent('1.5s');
+    expect(second.getByTestId('audit-duration')).toHaveTextContent('1.5 sec');
     expect(second.getByTestId('audit-approval')).toHaveTextContent('Run by you (Tools)');
     expect(within(rows()[2]).getByTestId('audit-approval')).toHaveTextContent('Blocked (never allow)');
     expect(within(rows()[3]).getByTestId('audit-approval')).toHaveTextContent('Server auto-approved');

@@ -145,7 +145,7 @@ describe('Chat: conversation and streaming', () => {
     const r = await openChat();
     const t = await sendText(r, 'Hi');
     t.emitStep({ phase: 'retry', waitMs: 2000, message: 'Rate limited; trying again in 2 s' });
-    expect(await screen.findByTestId('chat-step')).toHaveTextContent('Retrying in 2 s');
+    expect(await screen.findByTestId('chat-step')).toHaveTextContent('Retrying in 2 sec');
     t.emitStep({ phase: 'fallback', model: 'deepseek/deepseek-chat' });
     await waitFor(() => expect(screen.getByTestId('chat-step')).toHaveTextContent('Falling back to deepseek · deepseek-chat'));
     t.assistant();

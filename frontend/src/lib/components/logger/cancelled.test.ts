@@ -37,7 +37,7 @@ describe('Logger: a call the user stopped', () => {
 
     await user.click(rows[1]);
     const detail = within(screen.getByTestId('rpc-detail'));
-    expect(detail.getByTestId('rpc-explain')).toHaveTextContent('You stopped this tools/call after 1235 ms');
+    expect(detail.getByTestId('rpc-explain')).toHaveTextContent('You stopped this tools/call after 1.23 sec');
     expect(detail.queryByTestId('rpc-payload')).toBeNull();
 
     await user.click(rows[0]);

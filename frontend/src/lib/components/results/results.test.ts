@@ -6,7 +6,7 @@ import { setBackend, type Content } from '../../api';
 import { FakeBackend } from '../../api/fake';
 import { createStores, STORES_KEY } from '../../state/context';
 import ContentView from './ContentView.svelte';
-import { duration, elapsed } from './format';
+import { formatDuration, formatElapsed } from '../../util/format';
 import JsonTree from './JsonTree.svelte';
 
 // Any component of this folder, with its props.
@@ -70,17 +70,17 @@ describe('ContentView', () => {
   });
 });
 
-describe('duration formats', () => {
+describe('duration formats (util/format, through Intl)', () => {
   it.each([
     [0, '0 ms'],
     [85.4, '85 ms'],
-    [1240, '1.24 s'],
-    [12_345, '12.3 s'],
-    [125_000, '2 m 05 s'],
-  ])('%d ms → %s', (ms, want) => expect(duration(ms)).toBe(want));
+    [1240, '1.24 sec'],
+    [12_345, '12.3 sec'],
+    [125_000, '2 min 5 sec'],
+  ])('%d ms → %s', (ms, want) => expect(formatDuration(ms, 'en')).toBe(want));
 
   it('elapsed ticks in tenths', () => {
-    expect(elapsed(0)).toBe('0.0 s');
-    expect(elapsed(1234)).toBe('1.2 s');
+    expect(formatElapsed(0, 'en')).toBe('0.0 sec');
+    expect(formatElapsed(1234, 'en')).toBe('1.2 sec');
   });
 });

@@ -66,7 +66,7 @@ describe('Servers screen', () => {
       expect(r.getByTestId('server-state')).toHaveTextContent('Restarting');
       return r;
     });
-    expect(row.getByTestId('server-retry').textContent).toMatch(/^retry 2 in [45]s$/);
+    expect(row.getByTestId('server-retry').textContent).toMatch(/^retry 2 in [45] sec$/);
     expect(row.getByTestId('server-error')).toHaveTextContent('server exited with status 1');
     const stderr = row.getByTestId('server-stderr');
     expect(stderr.tagName).toBe('DETAILS');

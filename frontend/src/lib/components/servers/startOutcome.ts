@@ -4,6 +4,7 @@
 
 import type { ServerStatus, ServerView } from '../../api';
 import { t } from '../../i18n';
+import { codedText } from '../../i18n/errors';
 import type { Toasts } from '../../state/toasts.svelte';
 import { formatBytes } from '../inspector/preview';
 
@@ -14,7 +15,8 @@ import { formatBytes } from '../inspector/preview';
  */
 export function problemText(st: Pick<ServerStatus, 'problem'>): string | undefined {
   const p = st.problem;
-  switch (p?.code) {
+  if (!p) return undefined;
+  switch (p.code) {
     case 'messageTooLarge':
       return t('limits.messageTooLarge', { size: formatBytes(p.limit ?? 0) });
     case 'programNotFound':
@@ -26,8 +28,11 @@ export function problemText(st: Pick<ServerStatus, 'problem'>): string | undefin
       return t('serversTruth.problem.programNotExecutable', { program: p.program ?? '' });
     case 'exitedAtStart':
       return t('serversTruth.problem.exitedAtStart');
-    default:
-      return undefined;
+    default: {
+      // A code of backend/usererr, worded from errors.<code>.
+      const text = codedText({ code: p.code, params: p.params, message: '' });
+      return text || undefined;
+    }
   }
 }
 

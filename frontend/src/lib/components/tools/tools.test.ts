@@ -245,7 +245,7 @@ describe('Tools screen', () => {
     await user.click(screen.getByTestId('tool-run'));
     const progress = await screen.findByTestId('tool-progress');
     expect(progress).toHaveAttribute('data-mode', 'indeterminate');
-    expect(screen.getByTestId('tool-elapsed').textContent).toMatch(/^\d+\.\d s$/);
+    expect(screen.getByTestId('tool-elapsed').textContent).toMatch(/^\d+\.\d sec$/);
     expect(screen.queryByTestId('tool-run')).not.toBeInTheDocument();
     const callId = d.requests[0].callId;
 

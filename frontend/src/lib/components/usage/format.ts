@@ -1,4 +1,4 @@
-// Numbers, money, days and durations for the Usage and Audit screens, in
+// Numbers, money and days for the Usage and Audit screens (durations: util/format), in
 // the UI language (Intl): 1,234 / 1.2K / 12万, $0.0123, "Mar 5" / "3月5日".
 
 // Formatters are costly to make and tables make many numbers: keep them.
@@ -59,16 +59,6 @@ export function dateTime(iso: string, locale: string): string {
   const t = Date.parse(iso);
   if (!Number.isFinite(t)) return iso;
   return new Date(t).toLocaleString(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-}
-
-/** duration writes milliseconds as 12 ms, 1.2 s or 2 min 5 s, in the locale's units. */
-export function duration(ms: number, locale: string): string {
-  const unit = (v: number, u: string, max = 0) => nf(locale, { style: 'unit', unit: u, unitDisplay: 'narrow', maximumFractionDigits: max }).format(v);
-  if (ms < 1000) return unit(Math.round(ms), 'millisecond');
-  if (ms < 60_000) return unit(ms / 1000, 'second', 1);
-  const min = Math.floor(ms / 60_000);
-  const s = Math.round((ms % 60_000) / 1000);
-  return s ? `${unit(min, 'minute')} ${unit(s, 'second')}` : unit(min, 'minute');
 }
 
 /** days lists every day from `from` to `to`, inclusive (at most 1,000). */
