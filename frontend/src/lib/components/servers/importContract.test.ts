@@ -30,7 +30,7 @@ describe('import preview contract with backend/mcpconfig/preview.go', () => {
     expect(Object.keys(change).sort()).toEqual(goJSONFields('Change', GO_PREVIEW));
     const warning: ImportWarning = { code: '', params: {} };
     expect(Object.keys(warning).sort()).toEqual(goJSONFields('Warning', GO_PREVIEW));
-    const problem: ImportProblem = { line: 0, col: 0, field: '', message: '' };
+    const problem: Required<ImportProblem> = { line: 0, col: 0, field: '', message: '', code: '', params: {} };
     expect(Object.keys(problem).sort()).toEqual(goJSONFields('Problem', GO_ENTRIES));
     const p: ImportPreview = { token: '', file: '', format: 'claude', items: [] };
     expect(Object.keys(p).sort()).toEqual(goJSONFields('ImportPreview', GO_API));

@@ -249,7 +249,7 @@ describe('Settings', () => {
       await user.click(await screen.findByTestId('add-server'));
       await user.click(screen.getByTestId('server-advanced'));
       await waitFor(() => expect(screen.getByTestId('server-timeout')).toHaveAttribute('placeholder', '45000'));
-      expect(screen.getByTestId('server-form')).toHaveTextContent('Default 45000 (set in Settings)');
+      expect(screen.getByTestId('server-form')).toHaveTextContent('Default 45 sec (set in Settings)');
     });
   });
 
