@@ -937,8 +937,9 @@ test('chat: a full turn with approvals (real UI)', async () => {
     });
     const row = page.locator('[data-testid^="provider-row-"]').first();
     await row.waitFor({ timeout: 10000 });
-    const state = await row.getAttribute('data-state');
-    expect(state === 'ready', `the provider row says ${state}`);
+    // Saved, but nothing has tried the key yet: the row says so, not "Ready".
+    const state = await row.getByTestId('provider-status').getAttribute('data-state');
+    expect(state === 'untested', `the new provider's status is ${state}`);
     expect((await row.getByTestId('provider-key').getAttribute('data-source')) === 'keychain', 'the key is not reported as in the keychain');
     const providerId = (await row.getAttribute('data-testid')).slice('provider-row-'.length);
 
