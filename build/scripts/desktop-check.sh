@@ -88,8 +88,8 @@ fi
 if until_ok 10 is_size 460x640; then
   ok "mcpdesk --quick-chat turns the running window into quick chat (460x640, was $full)"
   sleep 0.5
-  mkdir -p build/screenshots
-  import -window "$(win)" build/screenshots/quick-chat.png 2>/dev/null || true
+  mkdir -p build/bin/screenshots
+  import -window "$(win)" build/bin/screenshots/quick-chat.png 2>/dev/null || true
 else
   bad "quick chat size: $(size), was $full"
 fi

@@ -109,8 +109,12 @@ layer_package() {
   count "$(sed -nE 's/^package: ([0-9]+) passed.*/\1/p' "$tmp/package.log")"
 }
 
+timings=()
 for l in "${layers[@]}"; do
+  t0=$SECONDS
   "layer_$l"
+  timings+=("$l $((SECONDS - t0)) s")
 done
 printf '\nall test layers passed: %s\n' "${layers[*]}"
+printf 'layer time: %s\n' "${timings[@]}"
 echo "tests: $passed passed, 0 failed"

@@ -8,7 +8,7 @@
 # window: `mcpdesk providers add` and `mcpdesk chat` against the scripted
 # fake LLM (backend/llm/llmtest/fakellm) and server-everything seed a data
 # folder, the window opens on the Chat screen, the conversation is clicked
-# open, and the screenshot is kept as build/screenshots/chat.png.
+# open, and the screenshot is kept as build/bin/screenshots/chat.png.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-build/bin/mcpdesk}
@@ -221,8 +221,8 @@ blank "$before" && { echo "window-check: the Chat screen looks blank"; exit 1; }
 # The first conversation of the sidebar (New chat and Search are above it;
 # the window fills the 1280x820 screen).
 DISPLAY=$display xdotool mousemove --sync 200 125 click 1 mousemove 1000 810
-shot=build/screenshots/chat.png
-mkdir -p build/screenshots
+shot=build/bin/screenshots/chat.png
+mkdir -p build/bin/screenshots
 changed=0
 for _ in $(seq 1 40); do
   sleep 0.5
