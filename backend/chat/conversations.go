@@ -10,6 +10,7 @@ import (
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/providers"
 	"mcpdesk/backend/store"
+	"mcpdesk/backend/usererr"
 )
 
 // NewConversationInput creates a conversation. Settings with no provider
@@ -63,7 +64,7 @@ func (e *Engine) NewConversation(ctx context.Context, in NewConversationInput) (
 			return store.Conversation{}, fmt.Errorf("new conversation: %w", err)
 		}
 		if def.IsZero() {
-			return store.Conversation{}, errors.New("new conversation: no model chosen and no default model; pick a model, or set a default in Settings → Providers")
+			return store.Conversation{}, fmt.Errorf("new conversation: %w", usererr.New(usererr.ChatNoModel, nil))
 		}
 		s.Provider, s.Model = def.Provider, def.Model
 	}
@@ -173,7 +174,7 @@ func (e *Engine) Export(ctx context.Context, id int64, format string) (string, e
 func (e *Engine) Send(ctx context.Context, req SendRequest, opts ...TurnOption) (SendResult, error) {
 	text := strings.TrimRight(req.Text, " \t\r\n")
 	if strings.TrimSpace(text) == "" && len(req.Attachments) == 0 {
-		return SendResult{}, errors.New("send: the message is empty")
+		return SendResult{}, fmt.Errorf("send: %w", usererr.New(usererr.ChatEmptyMessage, nil))
 	}
 	for i, a := range req.Attachments {
 		if a.MIMEType == "" || a.Data == "" {
@@ -237,7 +238,7 @@ func (e *Engine) Regenerate(ctx context.Context, conversationID int64, opts ...T
 		return SendResult{TurnID: t.id, UserMessage: u}, nil
 	}
 	e.abandon(t)
-	return SendResult{}, errors.New("regenerate: the conversation has no message of yours to answer")
+	return SendResult{}, fmt.Errorf("regenerate: %w", usererr.New(usererr.ChatNothingToAnswer, nil))
 }
 
 // SelectVersion shows version (from 1) of the answer to user message
@@ -296,7 +297,7 @@ func (e *Engine) EditAndResend(ctx context.Context, conversationID, messageID in
 	}
 	if strings.TrimSpace(text) == "" && len(m.Attachments) == 0 {
 		e.abandon(t)
-		return SendResult{}, errors.New("edit: the message is empty")
+		return SendResult{}, fmt.Errorf("edit: %w", usererr.New(usererr.ChatEmptyMessage, nil))
 	}
 	m.Content = text
 	if m, err = e.st.UpdateMessage(ctx, m); err != nil {
@@ -357,11 +358,11 @@ func (e *Engine) prepareRetry(ctx context.Context, t *turn, messageID int64, cal
 	switch msg.ToolCalls[ci].Status {
 	case store.ToolCallError, store.ToolCallCancelled:
 	default:
-		return SendResult{}, fmt.Errorf("retry: the call is %s; only failed, timed-out or cancelled calls can be retried", msg.ToolCalls[ci].Status)
+		return SendResult{}, fmt.Errorf("retry: %w", usererr.New(usererr.ChatRetryNotFailed, usererr.Params{"status": string(msg.ToolCalls[ci].Status)}))
 	}
 	for _, m := range msgs[at+1:] {
 		if m.Role == store.RoleUser {
-			return SendResult{}, errors.New("retry: only calls of the latest reply can be retried")
+			return SendResult{}, fmt.Errorf("retry: %w", usererr.New(usererr.ChatRetryNotLatest, nil))
 		}
 	}
 	var user store.Message

@@ -46,6 +46,7 @@ import (
 	"mcpdesk/backend/providers"
 	"mcpdesk/backend/store"
 	"mcpdesk/backend/trust"
+	"mcpdesk/backend/usererr"
 )
 
 // Models finds the models a conversation talks to; *providers.Manager is
@@ -213,7 +214,7 @@ func (e *Engine) Close() {
 // Errors callers may branch on.
 var (
 	// ErrBusy: the conversation is running a turn.
-	ErrBusy = errors.New("a reply is still running in this conversation; stop it or wait for it to finish")
+	ErrBusy = usererr.New(usererr.ChatBusy, nil)
 	// ErrNoSuchApproval: nobody waits for this approval any more.
 	ErrNoSuchApproval = errors.New("this tool call is no longer waiting for approval")
 	// ErrNoSuchSampling: nobody waits for this sampling answer any more.

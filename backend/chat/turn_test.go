@@ -15,6 +15,7 @@ import (
 	"mcpdesk/backend/mcpconfig"
 	"mcpdesk/backend/providers"
 	"mcpdesk/backend/store"
+	"mcpdesk/backend/usererr"
 )
 
 // A whole turn against the real server-everything: the model asks for two
@@ -897,5 +898,34 @@ func TestOfferAndInstructions(t *testing.T) {
 	if !slices.Contains(names, "test__echo") || slices.Contains(names, "test__crash") || slices.Contains(names, "test__big") ||
 		slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "other__") }) {
 		t.Errorf("offered %v", names)
+	}
+}
+
+// The refusals a user meets when starting a turn carry a code the UI words
+// in its language; the English text stays for logs and the CLI.
+func TestTurnRefusalsAreCoded(t *testing.T) {
+	en := newEnv(t, envConfig{})
+	en.llm.Script(llmtest.Turn{Text: []string{"a", "b"}, Delay: time.Hour})
+	conv := en.newConv(nil)
+	_, empty := en.e.Send(en.ctx, SendRequest{ConversationID: conv.ID, Text: "  \n"})
+	_, nothing := en.e.Regenerate(en.ctx, conv.ID)
+	en.send(conv.ID, "one")
+	_, busy := en.e.Send(en.ctx, SendRequest{ConversationID: conv.ID, Text: "two"})
+	for _, c := range []struct {
+		err     error
+		code    usererr.Code
+		english string
+	}{
+		{empty, usererr.ChatEmptyMessage, "send: the message is empty"},
+		{nothing, usererr.ChatNothingToAnswer, "regenerate: the conversation has no message of yours to answer"},
+		{busy, usererr.ChatBusy, "a reply is still running in this conversation; stop it or wait for it to finish"},
+	} {
+		p := usererr.PayloadOf(c.err)
+		if p.Code != c.code || p.Message != c.english {
+			t.Errorf("%v: payload %+v, want code %s and message %q", c.err, p, c.code, c.english)
+		}
+	}
+	if err := en.e.Delete(en.ctx, conv.ID); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -24,6 +24,14 @@ const (
 	CallCancelled        Code = "call.cancelled"
 	CallNoLogging        Code = "call.noLogging"
 
+	// A chat turn the user starts (ChatService).
+	ChatBusy            Code = "chat.busy"
+	ChatNoModel         Code = "chat.noModel"
+	ChatEmptyMessage    Code = "chat.emptyMessage"
+	ChatNothingToAnswer Code = "chat.nothingToAnswer"
+	ChatRetryNotFailed  Code = "chat.retryNotFailed"
+	ChatRetryNotLatest  Code = "chat.retryNotLatest"
+
 	// The server form (MCPPool.SaveServer) beyond what a config file checks.
 	FormDuplicateID       Code = "form.duplicateId"
 	FormPairNameRequired  Code = "form.pairNameRequired"
@@ -127,6 +135,13 @@ var registry = map[Code]string{
 	CallTimeout:          `server "{server}" did not answer within {timeout} (the limit restarts with each progress notification)`,
 	CallCancelled:        `call cancelled`,
 	CallNoLogging:        `server "{server}" does not send log messages`,
+
+	ChatBusy:            `a reply is still running in this conversation; stop it or wait for it to finish`,
+	ChatNoModel:         `no model chosen and no default model; pick a model, or set a default in Settings → Providers`,
+	ChatEmptyMessage:    `the message is empty`,
+	ChatNothingToAnswer: `the conversation has no message of yours to answer`,
+	ChatRetryNotFailed:  `the call is {status}; only failed, timed-out or cancelled calls can be retried`,
+	ChatRetryNotLatest:  `only calls of the latest reply can be retried`,
 
 	FormDuplicateID:       `a server with id "{server}" already exists`,
 	FormPairNameRequired:  `{kind}: a name is required`,
