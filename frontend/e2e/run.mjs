@@ -117,12 +117,11 @@ const welcomeSeen = (() => {
 async function openPage(app, { welcome = false, colorScheme } = {}) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 820 }, ...(colorScheme ? { colorScheme } : {}) });
   const errors = [];
-  // Wails' dev-server IPC script can deliver an event over its websocket
-  // before its runtime script has defined window.wails (ipc_websocket.js:
-  // window.wails.EventsNotify, "reading
-  // 'EventsNotify'"), seen once on a loaded machine right after a reload.
-  // It is the dev harness's race, not the app's: the desktop build has no
-  // websocket.
+  // Wails' dev-server IPC script (ipc_websocket.js) can deliver an event
+  // over its websocket before its runtime script has defined window.wails
+  // ("reading 'EventsNotify'"), seen once on a loaded machine right after a
+  // reload. It is the dev harness's race, not the app's: the desktop build
+  // has no websocket.
   page.on('pageerror', (e) => {
     const text = String(e);
     if (!text.includes('nodes') && !text.includes("reading 'EventsNotify'")) errors.push(text);
