@@ -945,9 +945,11 @@ test('chat: a full turn with approvals (real UI)', async () => {
     });
     const row = page.locator('[data-testid^="provider-row-"]').first();
     await row.waitFor({ timeout: 10000 });
-    // Saved, but nothing has tried the key yet: the row says so, not "Ready".
-    const state = await row.getByTestId('provider-status').getAttribute('data-state');
-    expect(state === 'untested', `the new provider's status is ${state}`);
+    // A provider added with a key is tested at once: "Not tested yet" until
+    // the Test answers, then "Ready" because the fake accepted the key.
+    await row.getByTestId('provider-status').and(page.locator('[data-state="ready"]')).waitFor({ timeout: 15000 }).catch(async () => {
+      throw new Error(`the new provider's status: ${await row.getByTestId('provider-status').getAttribute('data-state')}`);
+    });
     expect((await row.getByTestId('provider-key').getAttribute('data-source')) === 'keychain', 'the key is not reported as in the keychain');
     const providerId = (await row.getAttribute('data-testid')).slice('provider-row-'.length);
 
