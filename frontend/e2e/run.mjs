@@ -1469,7 +1469,7 @@ const specDir = join(root, 'frontend', 'e2e', 'specs');
 if (existsSync(specDir)) {
   const { readdirSync } = await import('node:fs');
   const { pathToFileURL } = await import('node:url');
-  const harness = { test, expect, startApp, openPage, waitConnected, track, freePort, waitHTTP, browser, root, work, shots, testServer, fakeLLM, everything };
+  const harness = { test, expect, startApp, openPage, waitConnected, track, freePort, waitHTTP, browser, root, work, shots, testServer, fakeLLM, startFakeLLM, everything };
   for (const f of readdirSync(specDir).filter((f) => f.endsWith('.mjs')).sort()) {
     const spec = await import(pathToFileURL(join(specDir, f)).href);
     await spec.default(harness);

@@ -2,11 +2,10 @@
 // answer shows ‹ 1 / 2 › to switch; Stop during a regeneration keeps what
 // the new version had streamed and the old versions stay; the choice, the
 // versions, search and the exports survive a reload.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export default function ({ test, expect, startApp, openPage, track, root, work, shots, fakeLLM }) {
+export default function ({ test, expect, startApp, openPage, root, shots, startFakeLLM }) {
   // axeViolations runs axe-core (the pinned dev dependency) on one element
   // with the WCAG 2.0–2.2 A and AA rules and lists what fails.
   const axeSource = readFileSync(join(root, 'frontend/node_modules/axe-core/axe.min.js'), 'utf8');
@@ -18,25 +17,9 @@ export default function ({ test, expect, startApp, openPage, track, root, work, 
     }, selector);
   }
 
-  // startLLM runs the scripted fake provider with these turns, one per
-  // model call, in order.
-  async function startLLM(turns) {
-    const script = join(mkdtempSync(join(work, 'versions-llm-')), 'script.json');
-    writeFileSync(script, JSON.stringify(turns));
-    const proc = spawn(fakeLLM, ['--addr', '127.0.0.1:0', '--script', script, '--models', 'fake-1'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const stop = track(proc);
-    const url = await new Promise((res, rej) => {
-      let buf = '';
-      const t = setTimeout(() => rej(new Error('fakellm did not start within 10 s')), 10000);
-      proc.stdout.on('data', (d) => { buf += d; const m = buf.match(/listening (\S+)/); if (m) { clearTimeout(t); res(m[1]); } });
-      proc.on('exit', (code) => { clearTimeout(t); rej(new Error(`fakellm exited with ${code}`)); });
-    });
-    return { url, stop, requests: async () => (await fetch(`${url}/_requests`)).json() };
-  }
-
   test('answer versions: regenerate keeps the old answer (‹ 1 / 2 ›), Stop keeps a partial version, all survive a reload', async () => {
     const words = Array.from({ length: 400 }, (_, i) => `word${i} `);
-    const llm = await startLLM([
+    const llm = await startFakeLLM([
       { text: ['First answer ', 'alpha.'] },
       { text: ['Second answer ', 'beta.'] },
       { text: words, delayMs: 40 },

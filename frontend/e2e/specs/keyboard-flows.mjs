@@ -6,26 +6,11 @@
 // focus is. At every Tab stop the focus must be visible (its look changes
 // when it blurs, as in a11y-layout's focusProblems), and after every action
 // the focus must be somewhere, never dropped on <body>.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const MOD = process.platform === 'darwin' ? 'Meta' : 'Control';
 
-export default function ({ test, expect, startApp, openPage, track, work, shots, testServer, fakeLLM }) {
-  async function startLLM(turns) {
-    const script = join(mkdtempSync(join(work, 'keys-llm-')), 'script.json');
-    writeFileSync(script, JSON.stringify(turns));
-    const proc = spawn(fakeLLM, ['--addr', '127.0.0.1:0', '--script', script, '--models', 'fake-1'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const stop = track(proc);
-    const url = await new Promise((res, rej) => {
-      let buf = '';
-      const t = setTimeout(() => rej(new Error('fakellm did not start within 10 s')), 10000);
-      proc.stdout.on('data', (d) => { buf += d; const m = buf.match(/listening (\S+)/); if (m) { clearTimeout(t); res(m[1]); } });
-      proc.on('exit', (code) => { clearTimeout(t); rej(new Error(`fakellm exited with ${code}`)); });
-    });
-    return { url, stop };
-  }
+export default function ({ test, expect, startApp, openPage, shots, testServer, startFakeLLM }) {
 
   // Set-up only: a keyless provider at the fake LLM, its model the default.
   async function addProvider(page, url) {
@@ -260,7 +245,7 @@ export default function ({ test, expect, startApp, openPage, track, work, shots,
 
   test('keyboard: chat — send, approve the tool call, regenerate, switch versions ‹ ›, stop a stream', async () => {
     const words = Array.from({ length: 400 }, (_, i) => `word${i} `);
-    const llm = await startLLM([
+    const llm = await startFakeLLM([
       { toolCalls: [{ name: 'demo__echo', arguments: { message: 'from the model' } }] },
       { text: ['First answer ', 'alpha.'] },
       { text: ['Second answer ', 'beta.'] },
@@ -328,7 +313,7 @@ export default function ({ test, expect, startApp, openPage, track, work, shots,
   });
 
   test('keyboard: Settings → Providers, Test a provider and reach its verdict; open an audit log row with Enter', async () => {
-    const llm = await startLLM([{ text: ['ok'] }]);
+    const llm = await startFakeLLM([{ text: ['ok'] }]);
     const app = await startApp('keys-settings', { mcpServers: { demo: { command: testServer } } }, { keychain: true });
     try {
       const { page, errors } = await openPage(app);

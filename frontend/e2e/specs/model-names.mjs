@@ -3,24 +3,9 @@
 // the provider's internal id ("fake-llm-7entat/fake-1"): in the transcript,
 // in the sampling dialog and in the Markdown export. The JSON export keeps
 // the ids and adds the names.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export default function ({ test, expect, startApp, openPage, waitConnected, track, work, shots, fakeLLM, everything }) {
-  async function startLLM(turns) {
-    const script = join(mkdtempSync(join(work, 'names-llm-')), 'script.json');
-    writeFileSync(script, JSON.stringify(turns));
-    const proc = spawn(fakeLLM, ['--addr', '127.0.0.1:0', '--script', script, '--models', 'fake-1'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const stop = track(proc);
-    const url = await new Promise((res, rej) => {
-      let buf = '';
-      const t = setTimeout(() => rej(new Error('fakellm did not start within 10 s')), 10000);
-      proc.stdout.on('data', (d) => { buf += d; const m = buf.match(/listening (\S+)/); if (m) { clearTimeout(t); res(m[1]); } });
-      proc.on('exit', (code) => { clearTimeout(t); rej(new Error(`fakellm exited with ${code}`)); });
-    });
-    return { url, stop };
-  }
+export default function ({ test, expect, startApp, openPage, waitConnected, shots, startFakeLLM, everything }) {
 
   // shownIds lists the visible texts and tooltips of the page that hold id.
   const shownIds = (page, id) => page.evaluate((id) => {
@@ -36,7 +21,7 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
   }, id);
 
   test('model names: the transcript, the sampling dialog and the Markdown export say "Fake LLM · fake-1", not the provider id', async () => {
-    const llm = await startLLM([{ text: ['Hello ', 'from the fake model.'] }]);
+    const llm = await startFakeLLM([{ text: ['Hello ', 'from the fake model.'] }]);
     const app = await startApp('model-names', { mcpServers: { everything: { command: 'node', args: [everything, 'stdio'] } } }, { keychain: true });
     try {
       const { page, errors } = await openPage(app);
