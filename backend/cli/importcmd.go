@@ -166,19 +166,13 @@ func runImport(_ context.Context, g globals, args []string, env Env) int {
 	return exitOK
 }
 
-// storeAll writes put (keychain entry → value) to keychain in a stable
-// order and returns the entries written; on an error it deletes them again
-// and names the entry that failed.
+// storeAll writes put (keychain entry → value) to keychain, all or nothing,
+// and returns the entries written.
 func storeAll(keychain secrets.Store, put map[string]string) ([]string, error) {
-	var done []string
-	for _, entry := range slices.Sorted(maps.Keys(put)) {
-		if err := keychain.Set(entry, put[entry]); err != nil {
-			deleteAll(keychain, done)
-			return nil, fmt.Errorf("store %s in the OS keychain: %w", entry, err)
-		}
-		done = append(done, entry)
+	if entry, err := secrets.SetAll(keychain, put); err != nil {
+		return nil, fmt.Errorf("store %s in the OS keychain: %w", entry, err)
 	}
-	return done, nil
+	return slices.Sorted(maps.Keys(put)), nil
 }
 
 // deleteAll removes entries from keychain, best effort.

@@ -99,15 +99,8 @@ func (p *Pool) storeSecrets(put map[string]string) error {
 	if p.opts.Secrets == nil {
 		return fmt.Errorf("store secrets: %w", errNoKeychain)
 	}
-	var done []string
-	for _, entry := range slices.Sorted(maps.Keys(put)) {
-		if err := p.opts.Secrets.Set(entry, put[entry]); err != nil {
-			for _, d := range done {
-				_ = p.opts.Secrets.Delete(d)
-			}
-			return usererr.Wrap(err, usererr.KeychainStoreSecret, usererr.Params{"entry": entry, "reason": err.Error()})
-		}
-		done = append(done, entry)
+	if entry, err := secrets.SetAll(p.opts.Secrets, put); err != nil {
+		return usererr.Wrap(err, usererr.KeychainStoreSecret, usererr.Params{"entry": entry, "reason": err.Error()})
 	}
 	return nil
 }

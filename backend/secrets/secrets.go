@@ -10,6 +10,8 @@ package secrets
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // Store keeps secrets. Implementations are safe for concurrent use.
@@ -45,3 +47,20 @@ var errEmptyKey = errors.New("empty secret key")
 
 // notFound wraps ErrNotFound with the key, which is a name and not a secret.
 func notFound(key string) error { return fmt.Errorf("secret %q: %w", key, ErrNotFound) }
+
+// SetAll stores every value of put (key → value) in s, in key order, all or
+// nothing: when one Set fails it deletes the keys it stored and returns the
+// key that failed with its error.
+func SetAll(s Store, put map[string]string) (failed string, err error) {
+	var done []string
+	for _, key := range slices.Sorted(maps.Keys(put)) {
+		if err := s.Set(key, put[key]); err != nil {
+			for _, d := range done {
+				_ = s.Delete(d)
+			}
+			return key, err
+		}
+		done = append(done, key)
+	}
+	return "", nil
+}

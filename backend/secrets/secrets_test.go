@@ -288,3 +288,37 @@ func TestProbeCleansUpAndReportsMismatch(t *testing.T) {
 type liarBackend struct{ *fakeBackend }
 
 func (l *liarBackend) Get(service, user string) (string, error) { return "something else", nil }
+
+// failOn is a Store whose Set fails for one key.
+type failOn struct {
+	Store
+	key string
+}
+
+func (f failOn) Set(key, value string) error {
+	if key == f.key {
+		return errors.New("refused")
+	}
+	return f.Store.Set(key, value)
+}
+
+// SetAll stores all or nothing: a failure deletes what it stored and names
+// the key that failed.
+func TestSetAllIsAllOrNothing(t *testing.T) {
+	mem := NewMemory()
+	put := map[string]string{"a": "1", "b": "2", "c": "3"}
+	if key, err := SetAll(failOn{mem, "c"}, put); key != "c" || err == nil {
+		t.Fatalf("SetAll = %q, %v; want c and an error", key, err)
+	}
+	for _, k := range []string{"a", "b", "c"} {
+		if _, err := mem.Get(k); !errors.Is(err, ErrNotFound) {
+			t.Errorf("%s left behind after a failed SetAll: %v", k, err)
+		}
+	}
+	if key, err := SetAll(mem, put); key != "" || err != nil {
+		t.Fatalf("SetAll = %q, %v", key, err)
+	}
+	if v, err := mem.Get("b"); v != "2" || err != nil {
+		t.Errorf("b = %q, %v", v, err)
+	}
+}
