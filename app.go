@@ -21,7 +21,7 @@ import (
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/hotkey"
 	"mcpdesk/backend/instance"
-	mcppool "mcpdesk/backend/mcp"
+	"mcpdesk/backend/mcppool"
 	"mcpdesk/backend/providers"
 	"mcpdesk/backend/secrets"
 	"mcpdesk/backend/settings"

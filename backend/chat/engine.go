@@ -41,8 +41,8 @@ import (
 
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/llm"
-	mcppool "mcpdesk/backend/mcp"
-	"mcpdesk/backend/mcp/naming"
+	"mcpdesk/backend/mcppool"
+	"mcpdesk/backend/mcppool/naming"
 	"mcpdesk/backend/providers"
 	"mcpdesk/backend/store"
 	"mcpdesk/backend/trust"

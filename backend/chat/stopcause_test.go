@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	mcppool "mcpdesk/backend/mcp"
+	"mcpdesk/backend/mcppool"
 )
 
 // TestStopIsACancelByTheUser: a chat's Stop ends its tool calls with a

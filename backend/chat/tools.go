@@ -16,9 +16,9 @@ import (
 
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/llm"
-	mcppool "mcpdesk/backend/mcp"
-	"mcpdesk/backend/mcp/naming"
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/mcppool"
+	"mcpdesk/backend/mcppool/naming"
 	"mcpdesk/backend/store"
 	"mcpdesk/backend/trust"
 )

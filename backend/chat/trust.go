@@ -11,8 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"mcpdesk/backend/events"
-	"mcpdesk/backend/mcp/naming"
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/mcppool/naming"
 	"mcpdesk/backend/trust"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/llm/llmtest"
-	"mcpdesk/backend/mcp/naming"
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/mcppool/naming"
 	"mcpdesk/backend/providers"
 	"mcpdesk/backend/store"
 	"mcpdesk/backend/usererr"

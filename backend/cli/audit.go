@@ -10,8 +10,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	mcppool "mcpdesk/backend/mcp"
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/mcppool"
 	"mcpdesk/backend/store"
 	usagestats "mcpdesk/backend/usage"
 )

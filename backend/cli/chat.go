@@ -16,7 +16,7 @@ import (
 
 	"mcpdesk/backend/chat"
 	"mcpdesk/backend/events"
-	mcppool "mcpdesk/backend/mcp"
+	"mcpdesk/backend/mcppool"
 	"mcpdesk/backend/providers"
 	"mcpdesk/backend/store"
 	usagestats "mcpdesk/backend/usage"

@@ -23,7 +23,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	mcppool "mcpdesk/backend/mcp"
+	"mcpdesk/backend/mcppool"
 	"mcpdesk/backend/store"
 )
 

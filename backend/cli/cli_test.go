@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"mcpdesk/backend/mcp/mcptest"
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/mcppool/mcptest"
 	"mcpdesk/backend/shellenv"
 )
 

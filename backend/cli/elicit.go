@@ -15,7 +15,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	mcppool "mcpdesk/backend/mcp"
+	"mcpdesk/backend/mcppool"
 )
 
 // cliElicitor answers a server's questions (elicitation) on the command

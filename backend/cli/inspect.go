@@ -9,8 +9,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	mcppool "mcpdesk/backend/mcp"
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/mcppool"
 )
 
 // multi is a repeatable string flag.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"mcpdesk/backend/events"
-	mcppool "mcpdesk/backend/mcp"
+	"mcpdesk/backend/mcppool"
 )
 
 // serverReport is one line of `mcpdesk servers`.

@@ -15,7 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"mcpdesk/backend/mcp/mcptest"
+	"mcpdesk/backend/mcppool/mcptest"
 )
 
 var update = flag.Bool("update", false, "rewrite the hostile-content golden file the frontend's corpus test reads")

@@ -107,6 +107,6 @@ npm_ci() {
 }
 npm_ci frontend
 if [ "$what" = test ]; then
-  npm_ci backend/mcp/testdata/npm
+  npm_ci backend/mcppool/testdata/npm
 fi
 go mod download

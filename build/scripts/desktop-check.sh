@@ -35,7 +35,7 @@ until_ok() {
 
 [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] || { echo "desktop-check: run me inside dbus-run-session"; exit 1; }
 go build -o "$work/desktopctl" ./backend/tray/traytest/desktopctl
-go build -o "$work/testserver" ./backend/mcp/testserver
+go build -o "$work/testserver" ./backend/mcppool/testserver
 ctl="$work/desktopctl"
 mkdir -p "$work/data"
 cat > "$work/data/mcp.config.json" <<JSON

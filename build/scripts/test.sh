@@ -16,7 +16,7 @@ layers=("$@")
 [ ${#layers[@]} -gt 0 ] || layers=(go frontend bindings e2e window package)
 
 export PATH="$(go env GOPATH)/bin:$PATH"
-export MCPDESK_NPM_DIR="$PWD/backend/mcp/testdata/npm"
+export MCPDESK_NPM_DIR="$PWD/backend/mcppool/testdata/npm"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # WebKit and the keychain keep per-user data: isolate both, but keep Go's

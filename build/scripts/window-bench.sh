@@ -11,7 +11,7 @@ bin=${1:-build/bin/mcpdesk}
 work=$(mktemp -d)
 xvfb=""
 trap '[ -n "$xvfb" ] && kill $xvfb 2>/dev/null; rm -rf "$work"' EXIT
-go build -o "$work/testserver" ./backend/mcp/testserver
+go build -o "$work/testserver" ./backend/mcppool/testserver
 display=":$((90 + RANDOM % 100))"
 Xvfb "$display" -screen 0 1280x820x24 -nolisten tcp >/dev/null 2>&1 &
 xvfb=$!

@@ -24,7 +24,7 @@ cleanup() {
 trap cleanup EXIT
 [ -n "${KEEP_LOG:-}" ] && trap "cat $work/app.log; cleanup" EXIT
 
-go build -o "$work/testserver" ./backend/mcp/testserver
+go build -o "$work/testserver" ./backend/mcppool/testserver
 mkdir -p "$work/data"
 cat > "$work/data/mcp.config.json" <<JSON
 {"mcpServers": {"demo": {"command": "$work/testserver", "args": ["--name", "demo"]}}}
@@ -134,7 +134,7 @@ blank() {
 }
 
 go build -o "$work/fakellm" ./backend/llm/llmtest/fakellm
-everything="$PWD/backend/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+everything="$PWD/backend/mcppool/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 [ -f "$everything" ] || { echo "window-check: $everything is missing (run make deps-test)"; exit 1; }
 chat_data="$work/chat-data"
 mkdir -p "$chat_data"

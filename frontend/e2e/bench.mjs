@@ -25,7 +25,7 @@ import net from 'node:net';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'mcpdesk-bench-'));
 const testServer = join(work, 'testserver');
-execFileSync('go', ['build', '-o', testServer, './backend/mcp/testserver'], { cwd: root, stdio: 'inherit' });
+execFileSync('go', ['build', '-o', testServer, './backend/mcppool/testserver'], { cwd: root, stdio: 'inherit' });
 const fakeLLM = join(work, 'fakellm');
 execFileSync('go', ['build', '-o', fakeLLM, './backend/llm/llmtest/fakellm'], { cwd: root, stdio: 'inherit' });
 const toolsOnly = process.env.BENCH_TOOLS_ONLY === '1';

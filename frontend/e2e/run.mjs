@@ -18,8 +18,8 @@ mkdirSync(shots, { recursive: true });
 const work = mkdtempSync(join(tmpdir(), 'mcpdesk-e2e-'));
 const testServer = join(work, 'testserver');
 // The reference server, @modelcontextprotocol/server-everything (installed by `make deps`).
-const everything = join(root, 'backend/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-execFileSync('go', ['build', '-o', testServer, './backend/mcp/testserver'], { cwd: root, stdio: 'inherit' });
+const everything = join(root, 'backend/mcppool/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+execFileSync('go', ['build', '-o', testServer, './backend/mcppool/testserver'], { cwd: root, stdio: 'inherit' });
 // The scripted fake LLM provider (byte-accurate OpenAI SSE, see backend/llm/llmtest).
 const fakeLLM = join(work, 'fakellm');
 execFileSync('go', ['build', '-o', fakeLLM, './backend/llm/llmtest/fakellm'], { cwd: root, stdio: 'inherit' });
@@ -376,8 +376,8 @@ test('a Streamable HTTP server with a secret header: connected, and the secret n
     if (!(await page.getByTestId('rpc-filter-text').isVisible())) await page.getByTestId('logger-toggle').click();
     await page.getByTestId('rpc-row').first().waitFor({ timeout: 10000 });
     const html = await page.content();
-    const rpc = await page.evaluate(() => window.go.mcp.MCPPool.RPCLog());
-    const views = await page.evaluate(() => window.go.mcp.MCPPool.ListServers());
+    const rpc = await page.evaluate(() => window.go.mcppool.MCPPool.RPCLog());
+    const views = await page.evaluate(() => window.go.mcppool.MCPPool.ListServers());
     for (const s of [secret, envSecret]) {
       expect(!html.includes(s), `secret ${s} is in the page`);
       expect(!JSON.stringify(rpc).includes(s), `secret ${s} is in the JSON-RPC log`);
@@ -441,7 +441,7 @@ test('inspector: run a tool from its form, see progress, stop a long call; read 
     await page.screenshot({ path: join(shots, 'tools-progress.png') });
     await page.getByTestId('tool-stop').click();
     await page.getByTestId('tool-call-cancelled').waitFor({ timeout: 5000 });
-    const rpc = await page.evaluate(() => window.go.mcp.MCPPool.RPCLog());
+    const rpc = await page.evaluate(() => window.go.mcppool.MCPPool.RPCLog());
     expect(rpc.some((e) => e.method === 'notifications/cancelled' && e.direction === 'out'), 'no notifications/cancelled was sent');
     expect(rpc.some((e) => e.method === 'notifications/progress' && e.direction === 'in'), 'no progress notification arrived');
 
@@ -1141,7 +1141,7 @@ test('resource subscription shows live updates', async () => {
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="resource-live"]')?.getAttribute('data-count')) >= 1, null, { timeout: 10000 })
       .catch(async () => {
         // Say what went over the wire, to tell a UI problem from a missing notification.
-        const rpc = await page.evaluate(() => window.go.mcp.MCPPool.RPCLog()).catch(() => []);
+        const rpc = await page.evaluate(() => window.go.mcppool.MCPPool.RPCLog()).catch(() => []);
         const seen = rpc.filter((e) => /resources\/|subscri/.test(e.method)).map((e) => `${e.direction} ${e.method}`);
         throw new Error(`resource-live data-count stayed ${await live.getAttribute('data-count')}; resource traffic: ${seen.join(', ') || 'none'}`);
       });

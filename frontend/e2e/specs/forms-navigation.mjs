@@ -15,7 +15,7 @@ import { join } from 'node:path';
 export default function ({ test, expect, startApp, openPage, waitConnected, track, root, work, shots, testServer, fakeLLM }) {
   const hostile = join(work, 'hostileserver');
   const buildHostile = () => {
-    if (!existsSync(hostile)) execFileSync('go', ['build', '-o', hostile, './backend/mcp/hostileserver'], { cwd: root, stdio: 'inherit' });
+    if (!existsSync(hostile)) execFileSync('go', ['build', '-o', hostile, './backend/mcppool/hostileserver'], { cwd: root, stdio: 'inherit' });
   };
   const servers = () => ({
     mcpServers: {

@@ -321,7 +321,7 @@ export default function ({ test, expect, startApp, openPage, shots, testServer, 
       const k = keyboard(page);
       await page.getByTestId('server-demo').getByTestId('server-state').filter({ hasText: /connected/i }).waitFor({ timeout: 20000 });
       // Set-up: one tool call, for the audit log.
-      await page.evaluate(() => window.go.mcp.MCPPool.CallTool({ callId: 'keys-1', server: 'demo', tool: 'echo', arguments: { message: 'for the audit' } }));
+      await page.evaluate(() => window.go.mcppool.MCPPool.CallTool({ callId: 'keys-1', server: 'demo', tool: 'echo', arguments: { message: 'for the audit' } }));
 
       await page.keyboard.press(`${MOD}+,`);
       await page.getByTestId('settings-providers').waitFor({ timeout: 10000 });

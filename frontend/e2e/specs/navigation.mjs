@@ -2,7 +2,7 @@
 // CSP) and never leaves the app (lib/util/navguard.ts, in the desktop
 // window also WebKit's navigation policy — build/scripts/window-check.sh).
 // The navigation vectors come from the hostile test server's "navigation"
-// mode (backend/mcp/hostileserver/mode_navigation.go); all point at a
+// mode (backend/mcppool/hostileserver/mode_navigation.go); all point at a
 // local "phishing" server that counts the requests it gets. A fake
 // xdg-open on PATH records the links Go hands to the system browser.
 import { execFileSync, spawn } from 'node:child_process';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 export default function ({ test, expect, startApp, openPage, track, root, work, shots, fakeLLM }) {
   const hostile = join(work, 'hostileserver');
   const buildHostile = () => {
-    if (!existsSync(hostile)) execFileSync('go', ['build', '-o', hostile, './backend/mcp/hostileserver'], { cwd: root, stdio: 'inherit' });
+    if (!existsSync(hostile)) execFileSync('go', ['build', '-o', hostile, './backend/mcppool/hostileserver'], { cwd: root, stdio: 'inherit' });
   };
 
   // phishingServer is where every vector points: any request it gets is a

@@ -37,7 +37,7 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
   function hostileServer() {
     if (!hostile) {
       hostile = join(work, 'hostileserver');
-      execFileSync('go', ['build', '-o', hostile, './backend/mcp/hostileserver'], { cwd: root, stdio: 'inherit' });
+      execFileSync('go', ['build', '-o', hostile, './backend/mcppool/hostileserver'], { cwd: root, stdio: 'inherit' });
     }
     return hostile;
   }

@@ -28,7 +28,7 @@ async function callWhenConnected(page, server, name) {
   const until = Date.now() + 20000;
   for (;;) {
     try {
-      return await page.evaluate(([server, name]) => window.go.mcp.MCPPool.CallTool({ server, tool: 'env', arguments: { name }, callId: `e2e-${Math.random()}` }), [server, name]);
+      return await page.evaluate(([server, name]) => window.go.mcppool.MCPPool.CallTool({ server, tool: 'env', arguments: { name }, callId: `e2e-${Math.random()}` }), [server, name]);
     } catch (e) {
       if (Date.now() > until || !/call\.server(Starting|NotRunning|Disabled)/.test(String(e))) throw e;
       await new Promise((r) => setTimeout(r, 200));
@@ -75,7 +75,7 @@ export default function ({ test, expect, startApp, openPage, shots, testServer, 
       const res = await callWhenConnected(page, 'keyed', 'API_KEY');
       expect(res?.result?.content?.[0]?.text === '[redacted]', `the server did not get API_KEY: ${JSON.stringify(res)}`);
       // … which the JSON-RPC log does not show although the server echoed it.
-      const rpc = await page.evaluate(() => window.go.mcp.MCPPool.RPCLog());
+      const rpc = await page.evaluate(() => window.go.mcppool.MCPPool.RPCLog());
       expect(!JSON.stringify(rpc).includes(API_KEY), 'the secret is in the JSON-RPC log');
       expect(!app.log.join('').includes(API_KEY), 'the secret is in the app log');
 
@@ -89,7 +89,7 @@ export default function ({ test, expect, startApp, openPage, shots, testServer, 
       expect(JSON.stringify(shown) === JSON.stringify([[TOOLS_PATH, 'text']]), `values shown: ${JSON.stringify(shown)}`);
       expect((await form.getByTestId('server-env-stored').innerText()).includes('In keychain'), 'the secret is not marked as in the keychain');
       expect(!(await page.content()).includes(API_KEY), 'the secret is in the page before Reveal');
-      const views = await page.evaluate(() => window.go.mcp.MCPPool.ListServers());
+      const views = await page.evaluate(() => window.go.mcppool.MCPPool.ListServers());
       expect(!JSON.stringify(views).includes(API_KEY), 'ListServers sent the secret');
       await page.screenshot({ path: join(shots, 'server-secrets-form.png') });
       for (const scheme of ['light', 'dark']) {

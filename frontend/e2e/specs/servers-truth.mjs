@@ -85,7 +85,7 @@ export default function ({ test, expect, startApp, openPage, testServer, shots }
 
       const text = await panel.innerText();
       for (const bad of goTexts) expect(!text.includes(bad), `the logger shows "${bad}"`);
-      const rpc = await page.evaluate(() => window.go.mcp.MCPPool.RPCLog());
+      const rpc = await page.evaluate(() => window.go.mcppool.MCPPool.RPCLog());
       const bad = rpc.filter((e) => (e.method === 'tools/call' && e.direction === 'in' && e.kind === 'error') || goTexts.some((g) => e.payload.includes(g)));
       expect(bad.length === 0, `logger entries that lie: ${JSON.stringify(bad)}`);
       expect(errors.length === 0, `page errors: ${errors.join('\n')}`);

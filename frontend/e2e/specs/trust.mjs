@@ -1,5 +1,5 @@
 // Issue 11, point 6 (SPEC G1): approvals do not outlive the thing approved.
-// With the hostile test server (backend/mcp/hostileserver/mode_rugpull.go)
+// With the hostile test server (backend/mcppool/hostileserver/mode_rugpull.go)
 // and the fake LLM: "always allow" a tool, the server changes the tool after
 // that first call ("rug-pull"), and the next call asks again with a diff of
 // what changed; the Servers screen marks the server, the Tools tab the tool,
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 export default function ({ test, expect, startApp, openPage, waitConnected, track, root, work, shots, fakeLLM }) {
   const hostile = join(work, 'hostileserver');
   const buildHostile = () => {
-    if (!existsSync(hostile)) execFileSync('go', ['build', '-o', hostile, './backend/mcp/hostileserver'], { cwd: root, stdio: 'inherit' });
+    if (!existsSync(hostile)) execFileSync('go', ['build', '-o', hostile, './backend/mcppool/hostileserver'], { cwd: root, stdio: 'inherit' });
   };
 
   async function startLLM(turns) {

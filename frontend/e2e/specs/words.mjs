@@ -116,8 +116,8 @@ export default function ({ test, expect, startApp, openPage, testServer, shots }
       // reaches the page — a code and params the UI words, beside Go's
       // English for the logs.
       const refused = await page.evaluate(async () => {
-        await window.go.mcp.MCPPool.SetEnabled('demo', false);
-        return window.go.mcp.MCPPool.CallTool({ callId: 'words-1', server: 'demo', tool: 'echo', arguments: { message: 'x' } }).then(
+        await window.go.mcppool.MCPPool.SetEnabled('demo', false);
+        return window.go.mcppool.MCPPool.CallTool({ callId: 'words-1', server: 'demo', tool: 'echo', arguments: { message: 'x' } }).then(
           () => null,
           // Wails rejects with new Error(text): Go's usererr.Format sends JSON text.
           (e) => {

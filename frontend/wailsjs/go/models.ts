@@ -676,42 +676,6 @@ export namespace mcp {
 	        this.hasMore = source["hasMore"];
 	    }
 	}
-	export class CompletionRef {
-	    kind: string;
-	    name: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new CompletionRef(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.kind = source["kind"];
-	        this.name = source["name"];
-	    }
-	}
-	export class DetectedConfig {
-	    client: 'claude' | 'cursor' | 'vscode' | 'windsurf';
-	    path: string;
-	    servers: string[];
-	    broken: string[];
-	    configured: string[];
-	    error: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new DetectedConfig(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.client = source["client"];
-	        this.path = source["path"];
-	        this.servers = source["servers"];
-	        this.broken = source["broken"];
-	        this.configured = source["configured"];
-	        this.error = source["error"];
-	    }
-	}
 	export class PromptMessage {
 	    role: string;
 	    content: any;
@@ -782,56 +746,6 @@ export namespace mcp {
 	        this.mimeType = source["mimeType"];
 	        this.sizes = source["sizes"];
 	        this.theme = source["theme"];
-	    }
-	}
-	export class ImportPreview {
-	    token: string;
-	    file: string;
-	    format: 'cursor' | 'claude' | 'vscode' | 'windsurf' | 'cline' | 'mcpdesk';
-	    items: mcpconfig.ServerPreview[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ImportPreview(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.token = source["token"];
-	        this.file = source["file"];
-	        this.format = source["format"];
-	        this.items = this.convertValues(source["items"], mcpconfig.ServerPreview);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class ImportResult {
-	    added: string[];
-	    replaced: string[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ImportResult(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.added = source["added"];
-	        this.replaced = source["replaced"];
 	    }
 	}
 	export class URITemplate {
@@ -1034,143 +948,7 @@ export namespace mcp {
 		    return a;
 		}
 	}
-	export class ToolExecution {
-	    taskSupport?: string;
 	
-	    static createFrom(source: any = {}) {
-	        return new ToolExecution(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.taskSupport = source["taskSupport"];
-	    }
-	}
-	export class ToolAnnotation {
-	    title?: string;
-	    readOnlyHint?: boolean;
-	    destructiveHint?: boolean;
-	    idempotentHint?: boolean;
-	    openWorldHint?: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolAnnotation(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.title = source["title"];
-	        this.readOnlyHint = source["readOnlyHint"];
-	        this.destructiveHint = source["destructiveHint"];
-	        this.idempotentHint = source["idempotentHint"];
-	        this.openWorldHint = source["openWorldHint"];
-	    }
-	}
-	export class ToolOutputSchema {
-	    $defs?: Record<string, any>;
-	    type: string;
-	    properties: Record<string, any>;
-	    required?: string[];
-	    additionalProperties?: any;
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolOutputSchema(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.$defs = source["$defs"];
-	        this.type = source["type"];
-	        this.properties = source["properties"];
-	        this.required = source["required"];
-	        this.additionalProperties = source["additionalProperties"];
-	    }
-	}
-	export class ToolInputSchema {
-	    $defs?: Record<string, any>;
-	    type: string;
-	    properties: Record<string, any>;
-	    required?: string[];
-	    additionalProperties?: any;
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolInputSchema(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.$defs = source["$defs"];
-	        this.type = source["type"];
-	        this.properties = source["properties"];
-	        this.required = source["required"];
-	        this.additionalProperties = source["additionalProperties"];
-	    }
-	}
-	export class ListedTool {
-	    _meta?: Meta;
-	    name: string;
-	    title?: string;
-	    description?: string;
-	    // Go type: ToolInputSchema
-	    inputSchema: any;
-	    // Go type: ToolOutputSchema
-	    outputSchema: any;
-	    // Go type: ToolAnnotation
-	    annotations: any;
-	    defer_loading?: boolean;
-	    icons?: Icon[];
-	    // Go type: ToolExecution
-	    execution?: any;
-	
-	    static createFrom(source: any = {}) {
-	        return new ListedTool(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this._meta = this.convertValues(source["_meta"], Meta);
-	        this.name = source["name"];
-	        this.title = source["title"];
-	        this.description = source["description"];
-	        this.inputSchema = this.convertValues(source["inputSchema"], null);
-	        this.outputSchema = this.convertValues(source["outputSchema"], null);
-	        this.annotations = this.convertValues(source["annotations"], null);
-	        this.defer_loading = source["defer_loading"];
-	        this.icons = this.convertValues(source["icons"], Icon);
-	        this.execution = this.convertValues(source["execution"], null);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	
-	export class PoolDefaults {
-	    timeoutMs: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new PoolDefaults(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.timeoutMs = source["timeoutMs"];
-	    }
-	}
 	export class PromptArgument {
 	    name: string;
 	    title?: string;
@@ -1275,306 +1053,6 @@ export namespace mcp {
 	}
 	
 	
-	export class SecretPair {
-	    key: string;
-	    value: string;
-	    keep: boolean;
-	    secret: boolean;
-	    inFile: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new SecretPair(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.key = source["key"];
-	        this.value = source["value"];
-	        this.keep = source["keep"];
-	        this.secret = source["secret"];
-	        this.inFile = source["inFile"];
-	    }
-	}
-	export class ServerCapabilities {
-	    tools: boolean;
-	    toolsListChanged: boolean;
-	    resources: boolean;
-	    resourcesSubscribe: boolean;
-	    resourcesListChanged: boolean;
-	    prompts: boolean;
-	    promptsListChanged: boolean;
-	    logging: boolean;
-	    completions: boolean;
-	    tasks: boolean;
-	    experimental: string[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ServerCapabilities(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.tools = source["tools"];
-	        this.toolsListChanged = source["toolsListChanged"];
-	        this.resources = source["resources"];
-	        this.resourcesSubscribe = source["resourcesSubscribe"];
-	        this.resourcesListChanged = source["resourcesListChanged"];
-	        this.prompts = source["prompts"];
-	        this.promptsListChanged = source["promptsListChanged"];
-	        this.logging = source["logging"];
-	        this.completions = source["completions"];
-	        this.tasks = source["tasks"];
-	        this.experimental = source["experimental"];
-	    }
-	}
-	export class StartRecord {
-	    time: number;
-	    cause: 'start'|'userRestart'|'configChanged'|'enabled'|'retry'|'connectionLost';
-	    detail?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new StartRecord(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.time = source["time"];
-	        this.cause = source["cause"];
-	        this.detail = source["detail"];
-	    }
-	}
-	export class ServerSpec {
-	    id: string;
-	    type: string;
-	    command: string;
-	    args: string[];
-	    env: SecretPair[];
-	    cwd: string;
-	    url: string;
-	    headers: SecretPair[];
-	    enabled: boolean;
-	    timeoutMs: number;
-	    maxConcurrency: number;
-	    maxMessageBytes: number;
-	    protocolVersion: string;
-	    roots: string[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ServerSpec(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.type = source["type"];
-	        this.command = source["command"];
-	        this.args = source["args"];
-	        this.env = this.convertValues(source["env"], SecretPair);
-	        this.cwd = source["cwd"];
-	        this.url = source["url"];
-	        this.headers = this.convertValues(source["headers"], SecretPair);
-	        this.enabled = source["enabled"];
-	        this.timeoutMs = source["timeoutMs"];
-	        this.maxConcurrency = source["maxConcurrency"];
-	        this.maxMessageBytes = source["maxMessageBytes"];
-	        this.protocolVersion = source["protocolVersion"];
-	        this.roots = source["roots"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class ServerDetail {
-	    spec: ServerSpec;
-	    status: events.ServerStatusPayload;
-	    capabilities?: ServerCapabilities;
-	    instructions: string;
-	    stderr: string;
-	    starts: StartRecord[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ServerDetail(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.spec = this.convertValues(source["spec"], ServerSpec);
-	        this.status = this.convertValues(source["status"], events.ServerStatusPayload);
-	        this.capabilities = this.convertValues(source["capabilities"], ServerCapabilities);
-	        this.instructions = source["instructions"];
-	        this.stderr = source["stderr"];
-	        this.starts = this.convertValues(source["starts"], StartRecord);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	
-	export class ServerView {
-	    spec: ServerSpec;
-	    status: events.ServerStatusPayload;
-	
-	    static createFrom(source: any = {}) {
-	        return new ServerView(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.spec = this.convertValues(source["spec"], ServerSpec);
-	        this.status = this.convertValues(source["status"], events.ServerStatusPayload);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	
-	export class ToolCallOutcome {
-	    result?: CallToolResult;
-	    durationMs: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolCallOutcome(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.result = this.convertValues(source["result"], CallToolResult);
-	        this.durationMs = source["durationMs"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class ToolCallRequest {
-	    callId: string;
-	    server: string;
-	    tool: string;
-	    arguments: Record<string, any>;
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolCallRequest(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.callId = source["callId"];
-	        this.server = source["server"];
-	        this.tool = source["tool"];
-	        this.arguments = source["arguments"];
-	    }
-	}
-	export class ToolSelection {
-	    disabled: string[];
-	    enabled: number;
-	    total: number;
-	    estimatedTokens: number;
-	    warnAbove: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolSelection(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.disabled = source["disabled"];
-	        this.enabled = source["enabled"];
-	        this.total = source["total"];
-	        this.estimatedTokens = source["estimatedTokens"];
-	        this.warnAbove = source["warnAbove"];
-	    }
-	}
-	export class ToolTrust {
-	    hash: string;
-	    warnings: trust.Warning[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolTrust(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.hash = source["hash"];
-	        this.warnings = this.convertValues(source["warnings"], trust.Warning);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 
 }
 
@@ -1799,6 +1277,461 @@ export namespace mcpconfig {
 		}
 	}
 	
+
+}
+
+export namespace mcppool {
+	
+	export class CompletionRef {
+	    kind: string;
+	    name: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CompletionRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.name = source["name"];
+	    }
+	}
+	export class DetectedConfig {
+	    client: 'claude' | 'cursor' | 'vscode' | 'windsurf';
+	    path: string;
+	    servers: string[];
+	    broken: string[];
+	    configured: string[];
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DetectedConfig(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.client = source["client"];
+	        this.path = source["path"];
+	        this.servers = source["servers"];
+	        this.broken = source["broken"];
+	        this.configured = source["configured"];
+	        this.error = source["error"];
+	    }
+	}
+	export class ImportPreview {
+	    token: string;
+	    file: string;
+	    format: 'cursor' | 'claude' | 'vscode' | 'windsurf' | 'cline' | 'mcpdesk';
+	    items: mcpconfig.ServerPreview[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportPreview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.token = source["token"];
+	        this.file = source["file"];
+	        this.format = source["format"];
+	        this.items = this.convertValues(source["items"], mcpconfig.ServerPreview);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ImportResult {
+	    added: string[];
+	    replaced: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.added = source["added"];
+	        this.replaced = source["replaced"];
+	    }
+	}
+	export class ListedTool {
+	    _meta?: mcp.Meta;
+	    name: string;
+	    title?: string;
+	    description?: string;
+	    // Go type: mcp
+	    inputSchema: any;
+	    // Go type: mcp
+	    outputSchema: any;
+	    // Go type: mcp
+	    annotations: any;
+	    defer_loading?: boolean;
+	    icons?: mcp.Icon[];
+	    // Go type: mcp
+	    execution?: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ListedTool(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this._meta = this.convertValues(source["_meta"], mcp.Meta);
+	        this.name = source["name"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.inputSchema = this.convertValues(source["inputSchema"], null);
+	        this.outputSchema = this.convertValues(source["outputSchema"], null);
+	        this.annotations = this.convertValues(source["annotations"], null);
+	        this.defer_loading = source["defer_loading"];
+	        this.icons = this.convertValues(source["icons"], mcp.Icon);
+	        this.execution = this.convertValues(source["execution"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class PoolDefaults {
+	    timeoutMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new PoolDefaults(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.timeoutMs = source["timeoutMs"];
+	    }
+	}
+	export class SecretPair {
+	    key: string;
+	    value: string;
+	    keep: boolean;
+	    secret: boolean;
+	    inFile: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SecretPair(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.value = source["value"];
+	        this.keep = source["keep"];
+	        this.secret = source["secret"];
+	        this.inFile = source["inFile"];
+	    }
+	}
+	export class ServerCapabilities {
+	    tools: boolean;
+	    toolsListChanged: boolean;
+	    resources: boolean;
+	    resourcesSubscribe: boolean;
+	    resourcesListChanged: boolean;
+	    prompts: boolean;
+	    promptsListChanged: boolean;
+	    logging: boolean;
+	    completions: boolean;
+	    tasks: boolean;
+	    experimental: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerCapabilities(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tools = source["tools"];
+	        this.toolsListChanged = source["toolsListChanged"];
+	        this.resources = source["resources"];
+	        this.resourcesSubscribe = source["resourcesSubscribe"];
+	        this.resourcesListChanged = source["resourcesListChanged"];
+	        this.prompts = source["prompts"];
+	        this.promptsListChanged = source["promptsListChanged"];
+	        this.logging = source["logging"];
+	        this.completions = source["completions"];
+	        this.tasks = source["tasks"];
+	        this.experimental = source["experimental"];
+	    }
+	}
+	export class StartRecord {
+	    time: number;
+	    cause: 'start'|'userRestart'|'configChanged'|'enabled'|'retry'|'connectionLost';
+	    detail?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new StartRecord(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.time = source["time"];
+	        this.cause = source["cause"];
+	        this.detail = source["detail"];
+	    }
+	}
+	export class ServerSpec {
+	    id: string;
+	    type: string;
+	    command: string;
+	    args: string[];
+	    env: SecretPair[];
+	    cwd: string;
+	    url: string;
+	    headers: SecretPair[];
+	    enabled: boolean;
+	    timeoutMs: number;
+	    maxConcurrency: number;
+	    maxMessageBytes: number;
+	    protocolVersion: string;
+	    roots: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerSpec(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.type = source["type"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = this.convertValues(source["env"], SecretPair);
+	        this.cwd = source["cwd"];
+	        this.url = source["url"];
+	        this.headers = this.convertValues(source["headers"], SecretPair);
+	        this.enabled = source["enabled"];
+	        this.timeoutMs = source["timeoutMs"];
+	        this.maxConcurrency = source["maxConcurrency"];
+	        this.maxMessageBytes = source["maxMessageBytes"];
+	        this.protocolVersion = source["protocolVersion"];
+	        this.roots = source["roots"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ServerDetail {
+	    spec: ServerSpec;
+	    status: events.ServerStatusPayload;
+	    capabilities?: ServerCapabilities;
+	    instructions: string;
+	    stderr: string;
+	    starts: StartRecord[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.spec = this.convertValues(source["spec"], ServerSpec);
+	        this.status = this.convertValues(source["status"], events.ServerStatusPayload);
+	        this.capabilities = this.convertValues(source["capabilities"], ServerCapabilities);
+	        this.instructions = source["instructions"];
+	        this.stderr = source["stderr"];
+	        this.starts = this.convertValues(source["starts"], StartRecord);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class ServerView {
+	    spec: ServerSpec;
+	    status: events.ServerStatusPayload;
+	
+	    static createFrom(source: any = {}) {
+	        return new ServerView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.spec = this.convertValues(source["spec"], ServerSpec);
+	        this.status = this.convertValues(source["status"], events.ServerStatusPayload);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class ToolCallOutcome {
+	    result?: mcp.CallToolResult;
+	    durationMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCallOutcome(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.result = this.convertValues(source["result"], mcp.CallToolResult);
+	        this.durationMs = source["durationMs"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ToolCallRequest {
+	    callId: string;
+	    server: string;
+	    tool: string;
+	    arguments: Record<string, any>;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCallRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.callId = source["callId"];
+	        this.server = source["server"];
+	        this.tool = source["tool"];
+	        this.arguments = source["arguments"];
+	    }
+	}
+	export class ToolSelection {
+	    disabled: string[];
+	    enabled: number;
+	    total: number;
+	    estimatedTokens: number;
+	    warnAbove: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolSelection(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.disabled = source["disabled"];
+	        this.enabled = source["enabled"];
+	        this.total = source["total"];
+	        this.estimatedTokens = source["estimatedTokens"];
+	        this.warnAbove = source["warnAbove"];
+	    }
+	}
+	export class ToolTrust {
+	    hash: string;
+	    warnings: trust.Warning[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolTrust(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hash = source["hash"];
+	        this.warnings = this.convertValues(source["warnings"], trust.Warning);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 

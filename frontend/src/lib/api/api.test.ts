@@ -183,7 +183,7 @@ describe('api layer', () => {
     const UIState = vi.fn(async (k: string) => `v:${k}`);
     const SaveUIState = vi.fn(async () => undefined);
     const ListServers = vi.fn(async () => []);
-    (window as { go?: unknown }).go = { settings: { Service: { UIState, SaveUIState } }, mcp: { MCPPool: { ListServers } } };
+    (window as { go?: unknown }).go = { settings: { Service: { UIState, SaveUIState } }, mcppool: { MCPPool: { ListServers } } };
     expect(await uiState('loggerHeight')).toBe('v:loggerHeight');
     await saveUIState('loggerOpen', 'true');
     expect(SaveUIState).toHaveBeenCalledWith('loggerOpen', 'true');

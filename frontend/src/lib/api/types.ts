@@ -1,5 +1,5 @@
 // Types mirroring the Go structs the bound services exchange with the
-// frontend (backend/mcp/api.go, backend/events/events.go, backend/settings).
+// frontend (backend/mcppool/api.go, backend/events/events.go, backend/settings).
 // JSON field names are exact; keep them in step with the Go side.
 
 import type { ToolTrust } from './trustTypes';
@@ -310,7 +310,7 @@ export interface ConfigError {
   message: string;
 }
 
-// ---- Inspector: MCP objects as the protocol's JSON (see backend/mcp/service_inspect.go)
+// ---- Inspector: MCP objects as the protocol's JSON (see backend/mcppool/service_inspect.go)
 
 export type JSONSchema = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 // The production backend: the generated Wails bindings. This is the only
 // module that imports frontend/wailsjs.
 
-import * as MCPPool from '../../../wailsjs/go/mcp/MCPPool';
+import * as MCPPool from '../../../wailsjs/go/mcppool/MCPPool';
 import * as SettingsService from '../../../wailsjs/go/settings/Service';
 import * as ProviderManager from '../../../wailsjs/go/providers/ProviderManager';
 import * as ChatService from '../../../wailsjs/go/chat/ChatService';

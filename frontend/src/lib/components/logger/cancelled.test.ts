@@ -5,7 +5,7 @@ import { rpcEntry } from '../../api/fake';
 import { renderApp } from '../../../test/app';
 
 // What Go's logger holds for a tool call the user stopped (recorded from
-// backend/mcp TestLoggerShowsACallTheUserStopped): the request, the local
+// backend/mcppool TestLoggerShowsACallTheUserStopped): the request, the local
 // note of its end, and our notifications/cancelled.
 const stopped: RPCEntry[] = [
   rpcEntry({ seq: 1, server: 'slow', method: 'tools/call', id: '7', payload: '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":30000}}}' }),

@@ -12,7 +12,7 @@ import zh from '../../i18n/zh-CN.json';
 const root = join(import.meta.dirname, '../../../../..');
 const GO_PREVIEW = readFileSync(join(root, 'backend/mcpconfig/preview.go'), 'utf8');
 const GO_WARNINGS = readFileSync(join(root, 'backend/mcpconfig/warnings.go'), 'utf8');
-const GO_API = readFileSync(join(root, 'backend/mcp/api.go'), 'utf8');
+const GO_API = readFileSync(join(root, 'backend/mcppool/api.go'), 'utf8');
 const GO_ENTRIES = readFileSync(join(root, 'backend/mcpconfig/entries_preview.go'), 'utf8');
 
 function goJSONFields(struct: string, src: string): string[] {

@@ -1,5 +1,0 @@
-package mcp
-
-import "mcpdesk/backend/mcp/mcptest"
-
-func processAlive(pid int) bool { return mcptest.ProcessAlive(pid) }

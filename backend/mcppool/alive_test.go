@@ -1,0 +1,5 @@
+package mcppool
+
+import "mcpdesk/backend/mcppool/mcptest"
+
+func processAlive(pid int) bool { return mcptest.ProcessAlive(pid) }
