@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { axeViolations } from '../axe.mjs';
 
 // A11Y_QUICK=1 checks only 1280 px in English (while working on a fix).
 const quick = process.env.A11Y_QUICK === '1';
@@ -22,7 +23,6 @@ const THEMES = ['light', 'dark'];
 const SERVER = 'reference-server-everything';
 const LONG_ARG = '/home/someone/projects/mcp-desk/a/very/long/path/that/never/breaks/in/the/middle/of/the/audit/table/at/nine/hundred/pixels/wide.txt';
 const LANGS = ['en', 'zh-CN'].filter((l) => !quick || l === 'en');
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
 // Catalogue strings that are the same word in Chinese: names of products,
 // protocols and formats. Anything else in English is an untranslated string.
@@ -39,7 +39,6 @@ function flatten(obj, out = []) {
 }
 
 export default function ({ test, expect, startApp, openPage, waitConnected, track, root, work, shots, everything, fakeLLM }) {
-  const axeSource = readFileSync(join(root, 'frontend/node_modules/axe-core/axe.min.js'), 'utf8');
   const en = JSON.parse(readFileSync(join(root, 'frontend/src/lib/i18n/en.json'), 'utf8'));
   const zh = JSON.parse(readFileSync(join(root, 'frontend/src/lib/i18n/zh-CN.json'), 'utf8'));
   const zhValues = new Set(flatten(zh).map((s) => s.trim()));
@@ -64,14 +63,6 @@ export default function ({ test, expect, startApp, openPage, waitConnected, trac
       proc.on('exit', (code) => { clearTimeout(t); rej(new Error(`fakellm exited with ${code}`)); });
     });
     return { baseUrl: `${url}/v1`, stop };
-  }
-
-  // axe runs under the app's CSP: its source is evaluated through the
-  // DevTools protocol (no script tag, no eval in the page).
-  async function axeViolations(page) {
-    if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(axeSource);
-    const res = await page.evaluate((tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }), AXE_TAGS);
-    return res.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${(n.failureSummary || '').replace(/\s+/g, ' ').slice(0, 220)} in ${n.html.slice(0, 160)}`));
   }
 
   let page; // the one page of the sweep, set once the app is open

@@ -2,21 +2,10 @@
 // answer shows ‹ 1 / 2 › to switch; Stop during a regeneration keeps what
 // the new version had streamed and the old versions stay; the choice, the
 // versions, search and the exports survive a reload.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { axeViolations } from '../axe.mjs';
 
 export default function ({ test, expect, startApp, openPage, root, shots, startFakeLLM }) {
-  // axeViolations runs axe-core (the pinned dev dependency) on one element
-  // with the WCAG 2.0–2.2 A and AA rules and lists what fails.
-  const axeSource = readFileSync(join(root, 'frontend/node_modules/axe-core/axe.min.js'), 'utf8');
-  async function axeViolations(page, selector) {
-    if (!(await page.evaluate(() => !!window.axe))) await page.evaluate(axeSource);
-    return page.evaluate(async (sel) => {
-      const r = await window.axe.run(sel, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] } });
-      return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    }, selector);
-  }
-
   test('answer versions: regenerate keeps the old answer (‹ 1 / 2 ›), Stop keeps a partial version, all survive a reload', async () => {
     const words = Array.from({ length: 400 }, (_, i) => `word${i} `);
     const llm = await startFakeLLM([

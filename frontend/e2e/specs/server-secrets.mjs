@@ -6,21 +6,11 @@
 // file are moved to the keychain from a notice on Servers.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { axeViolations } from '../axe.mjs';
 
 const API_KEY = 'e2e-apikey-Kc7Qx2Lm9Rt4';
 const TOOLS_PATH = '/opt/e2e-tools/bin:/usr/local/bin';
 const LEGACY_TOKEN = 'ghp_E2eLegacyToken0123456789abcdef';
-
-// axeViolations runs axe-core (WCAG 2.0–2.2 A and AA) on the elements that
-// match selector and returns its violations as "rule: target" lines.
-async function axeViolations(page, root, selector) {
-  const source = readFileSync(join(root, 'frontend/node_modules/axe-core/axe.min.js'), 'utf8');
-  await page.evaluate(source); // evaluate is not subject to the page's CSP
-  return page.evaluate(async (selector) => {
-    const r = await window.axe.run(selector, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] });
-    return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-  }, selector);
-}
 
 // callWhenConnected calls the test server's env tool, waiting (up to 20 s)
 // while the server is (re)connecting.
@@ -94,7 +84,7 @@ export default function ({ test, expect, startApp, openPage, shots, testServer, 
       await page.screenshot({ path: join(shots, 'server-secrets-form.png') });
       for (const scheme of ['light', 'dark']) {
         await page.emulateMedia({ colorScheme: scheme });
-        const found = await axeViolations(page, root, '[data-testid="server-env"]');
+        const found = await axeViolations(page, '[data-testid="server-env"]');
         expect(found.length === 0, `axe (${scheme}) on the env rows: ${found.join('; ')}`);
       }
       await page.emulateMedia({ colorScheme: 'light' });
@@ -140,7 +130,7 @@ export default function ({ test, expect, startApp, openPage, shots, testServer, 
       expect((await notice.innerText()).includes('1 secret is written in plain text in mcp.config.json'), `notice: ${await notice.innerText()}`);
       for (const scheme of ['light', 'dark']) {
         await page.emulateMedia({ colorScheme: scheme });
-        const found = await axeViolations(page, root, '[data-testid="secrets-notice"]');
+        const found = await axeViolations(page, '[data-testid="secrets-notice"]');
         expect(found.length === 0, `axe (${scheme}) on the notice: ${found.join('; ')}`);
       }
       expect(!(await page.content()).includes(LEGACY_TOKEN), 'the literal secret is in the page');
