@@ -17,13 +17,18 @@ export PATH := $(TOOLS)/go/bin:$(TOOLS)/node/node_modules/node-linux-$(NODEARCH)
 TAGS    := webkit2_41,sqlite_fts5
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run build dev-binary deps deps-test frontend test test-go test-frontend test-bindings test-e2e test-window test-package test-fresh package package-sizes bench clean
+.PHONY: run build dev-binary deps deps-test frontend test test-go test-frontend test-bindings test-e2e test-window test-package test-fresh package package-sizes bench clean contract
 
 run: build
 	./build/bin/mcpdesk
 
 build: deps frontend
 	go build -tags desktop,production,$(TAGS) -trimpath -ldflags "-w -s $(LDFLAGS)" -o build/bin/mcpdesk .
+
+# The UI's half of the Go↔UI contract (backend/contract), after a change to
+# a bound method, an event or a type they carry; a Go test fails until then.
+contract:
+	go run ./backend/contract/gen
 
 # The development build serves the UI and the Go bindings to a browser
 # (-devserver), which the end-to-end tests drive.
