@@ -21,7 +21,7 @@ type usageReport struct {
 	From            string                       `json:"from"`
 	To              string                       `json:"to"`
 	TzOffsetMinutes int                          `json:"tzOffsetMinutes"`
-	By              string                       `json:"by"`
+	By              usagestats.ExportBy          `json:"by"`
 	Totals          usagestats.Totals            `json:"totals"`
 	Rows            []usagestats.Row             `json:"rows,omitempty"`
 	Conversations   []usagestats.ConversationRow `json:"conversations,omitempty"`
@@ -31,10 +31,10 @@ type usageReport struct {
 // runUsage prints usage and estimated cost (SPEC E1).
 func runUsage(ctx context.Context, g globals, args []string, env Env) int {
 	var q usagestats.UsageQuery
-	var by string
+	var byFlag string
 	var jsonOut bool
 	fs := newFlags("usage", &g, env)
-	fs.StringVar(&by, "by", usagestats.ByDay, "break down by day, provider, model or conversation")
+	fs.StringVar(&byFlag, "by", string(usagestats.ByDay), "break down by day, provider, model or conversation")
 	fs.StringVar(&q.From, "from", "", "first day (YYYY-MM-DD; default: 29 days before --to)")
 	fs.StringVar(&q.To, "to", "", "last day (YYYY-MM-DD; default: today)")
 	fs.StringVar(&q.Provider, "provider", "", "only calls of this provider (its id)")
@@ -47,6 +47,7 @@ func runUsage(ctx context.Context, g globals, args []string, env Env) int {
 	if fs.NArg() > 0 {
 		return usageError(env, "usage: unexpected argument %q\n%s", fs.Arg(0), usageUsage)
 	}
+	by := usagestats.ExportBy(byFlag)
 	switch by {
 	case usagestats.ByDay, usagestats.ByProvider, usagestats.ByModel, usagestats.ByConversation:
 	default:
@@ -101,7 +102,7 @@ func printUsageTable(env Env, rep usageReport) {
 	}
 	fmt.Fprintf(env.Stdout, "Usage %s … %s (days of UTC%c%02d:%02d)\n\n", rep.From, rep.To, sign, off/60, off%60)
 	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-	head := map[string]string{
+	head := map[usagestats.ExportBy]string{
 		usagestats.ByDay: "DAY", usagestats.ByProvider: "PROVIDER", usagestats.ByModel: "PROVIDER\tMODEL", usagestats.ByConversation: "ID\tCONVERSATION",
 	}[rep.By]
 	fmt.Fprintln(tw, head+"\tCALLS\tPROMPT\tCOMPLETION\tCACHED\tREASONING\tCOST")

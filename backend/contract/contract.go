@@ -44,14 +44,17 @@ var Services = []Service{
 }
 
 // Names gives the TypeScript name of Go types whose own name is taken by
-// another package's type in the contract. Without an entry here such a
-// clash fails generation.
+// another package's type in the contract (without an entry here such a
+// clash fails generation), or says too little without its package.
 var Names = map[reflect.Type]string{
-	reflect.TypeFor[trust.Change]():      "ToolDefinitionChange",
-	reflect.TypeFor[trust.Warning]():     "TrustWarning",
-	reflect.TypeFor[mcpconfig.Change]():  "ImportChange",
-	reflect.TypeFor[mcpconfig.Warning](): "ImportWarning",
-	reflect.TypeFor[store.Role]():        "MessageRole",
+	reflect.TypeFor[usage.Totals]():          "UsageTotals",
+	reflect.TypeFor[usage.Row]():             "UsageRow",
+	reflect.TypeFor[usage.ConversationRow](): "ConversationUsageRow",
+	reflect.TypeFor[trust.Change]():          "ToolDefinitionChange",
+	reflect.TypeFor[trust.Warning]():         "TrustWarning",
+	reflect.TypeFor[mcpconfig.Change]():      "ImportChange",
+	reflect.TypeFor[mcpconfig.Warning]():     "ImportWarning",
+	reflect.TypeFor[store.Role]():            "MessageRole",
 }
 
 // Shape is how a Go type that writes its own JSON looks on the wire, as a

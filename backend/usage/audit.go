@@ -18,9 +18,9 @@ type AuditQuery struct {
 	Server          string `json:"server"`
 	Tool            string `json:"tool"`
 	// Status is ok, error, cancelled, declined or timeout.
-	Status string `json:"status"`
+	Status string `json:"status" ts_type:"'ok' | 'error' | 'cancelled' | 'declined' | 'timeout' | ''"`
 	// Source is chat, tools or cli.
-	Source string `json:"source"`
+	Source string `json:"source" ts_type:"'chat' | 'tools' | 'cli' | ''"`
 	// Text finds entries whose tool, arguments, output or error contain it.
 	Text string `json:"text"`
 	// Limit is the page size (<= 0: 100, at most 1000); Offset skips that

@@ -13,13 +13,16 @@ import (
 	"mcpdesk/backend/store"
 )
 
+// ExportBy is what one line of a CSV export sums up.
+type ExportBy string
+
 // Breakdowns a CSV export can hold (the by argument).
 const (
-	ByDay          = "day"
-	ByProvider     = "provider"
-	ByModel        = "model"
-	ByConversation = "conversation"
-	ByCalls        = "calls" // one line per model call
+	ByDay          ExportBy = "day"
+	ByProvider     ExportBy = "provider"
+	ByModel        ExportBy = "model"
+	ByConversation ExportBy = "conversation"
+	ByCalls        ExportBy = "calls" // one line per model call
 )
 
 // Notes of the cost_note column.
@@ -37,7 +40,7 @@ var tokenHeader = []string{"calls", "prompt_tokens", "completion_tokens", "cache
 // price set" — or, for a line whose calls are only partly priced, how many
 // lack one and what the priced ones cost. A missing price never becomes a
 // number in cost_usd.
-func (e *Engine) WriteCSV(ctx context.Context, w io.Writer, q UsageQuery, by string) error {
+func (e *Engine) WriteCSV(ctx context.Context, w io.Writer, q UsageQuery, by ExportBy) error {
 	cw := safeCSV{csv.NewWriter(w)}
 	cw.UseCRLF = true
 	var err error
@@ -59,7 +62,7 @@ func (e *Engine) WriteCSV(ctx context.Context, w io.Writer, q UsageQuery, by str
 	return nil
 }
 
-func (e *Engine) writeBreakdown(ctx context.Context, cw safeCSV, q UsageQuery, by string) error {
+func (e *Engine) writeBreakdown(ctx context.Context, cw safeCSV, q UsageQuery, by ExportBy) error {
 	limit := summaryConversations
 	if by == ByConversation {
 		limit = 0

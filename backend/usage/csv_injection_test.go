@@ -58,7 +58,7 @@ func TestCSVExportNeutralisesFormulas(t *testing.T) {
 	f.e.RecordUsage(f.ctx, store.UsageRecord{Time: may1.Add(5 * time.Hour), ConversationID: c.ID, Provider: "evil-e5",
 		ProviderName: hostile[1], Preset: hostile[3], Model: hostile[2], PromptTokens: 10, CompletionTokens: 5})
 	q := UsageQuery{From: "2025-05-01", To: "2025-05-03"}
-	for _, by := range []string{ByDay, ByProvider, ByModel, ByConversation, ByCalls} {
+	for _, by := range []ExportBy{ByDay, ByProvider, ByModel, ByConversation, ByCalls} {
 		var b strings.Builder
 		if err := f.e.WriteCSV(f.ctx, &b, q, by); err != nil {
 			t.Fatalf("by %s: %v", by, err)

@@ -10,7 +10,7 @@ func TestCSVExportContent(t *testing.T) {
 	f := newFixture(t)
 	q := UsageQuery{From: "2025-05-01", To: "2025-05-03"}
 	crlf := func(lines ...string) string { return strings.Join(lines, "\r\n") + "\r\n" }
-	for by, want := range map[string]string{
+	for by, want := range map[ExportBy]string{
 		ByDay: crlf(
 			"day,calls,prompt_tokens,completion_tokens,cached_tokens,reasoning_tokens,cost_usd,cost_note",
 			"2025-05-01,2,3000,600,200,40,0.01325,",

@@ -79,7 +79,7 @@ var errExportTooLarge = errors.New("the export is larger than 16 MB: save it to 
 
 // ExportCSV returns the CSV export of q by day, provider, model,
 // conversation or calls.
-func (s *UsageStats) ExportCSV(q UsageQuery, by string) (string, error) {
+func (s *UsageStats) ExportCSV(q UsageQuery, by ExportBy) (string, error) {
 	var b bytes.Buffer
 	if err := s.e.WriteCSV(s.ctx, &limitWriter{w: &b, n: maxExportBytes}, q, by); err != nil {
 		return "", err
@@ -89,7 +89,7 @@ func (s *UsageStats) ExportCSV(q UsageQuery, by string) (string, error) {
 
 // SaveCSV asks where to save the CSV export of q and writes it there. It
 // returns the path, or "" when the user cancelled.
-func (s *UsageStats) SaveCSV(q UsageQuery, by string) (string, error) {
+func (s *UsageStats) SaveCSV(q UsageQuery, by ExportBy) (string, error) {
 	if s.saver == nil {
 		return "", errors.New("no file dialog available")
 	}
@@ -114,7 +114,7 @@ func (s *UsageStats) Audit(q AuditQuery) (AuditPage, error) { return s.e.Audit(s
 // SaveCSV writes the CSV export of q to path, replacing it only once the
 // export is complete, readable by the user alone and without following a
 // link planted at path (package safefile).
-func (e *Engine) SaveCSV(ctx context.Context, path string, q UsageQuery, by string) error {
+func (e *Engine) SaveCSV(ctx context.Context, path string, q UsageQuery, by ExportBy) error {
 	err := safefile.Write(path, func(f io.Writer) error {
 		w := bufio.NewWriter(f)
 		if err := e.WriteCSV(ctx, w, q, by); err != nil {

@@ -1,2 +1,9 @@
 /// <reference types="svelte" />
 /// <reference types="vite/client" />
+
+// The Wails runtime puts the bound Go services on window.go (package →
+// service → method); src/lib/api/wails.ts reaches them through the
+// generated contract's types.
+interface Window {
+  go: Record<string, Record<string, Record<string, (...args: unknown[]) => Promise<never>>>>;
+}

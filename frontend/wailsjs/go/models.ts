@@ -2949,8 +2949,8 @@ export namespace usage {
 	    tzOffsetMinutes: number;
 	    server: string;
 	    tool: string;
-	    status: string;
-	    source: string;
+	    status: 'ok' | 'error' | 'cancelled' | 'declined' | 'timeout' | '';
+	    source: 'chat' | 'tools' | 'cli' | '';
 	    text: string;
 	    limit: number;
 	    offset: number;

@@ -57,11 +57,11 @@ import type {
   SendInput,
   TurnStarted,
 } from './chatTypes';
-import type { AuditPage, AuditQuery, Price, UsageExportBy, UsageQuery, UsageSummary, UsageTotals } from './usageTypes';
 import type { RemoteGrant, RemoteScope } from './remote';
 import type { TrustReport } from './trustTypes';
 import type { ServerDetail } from './serverDetail';
 import { wailsBackend } from './wails';
+import type { UsageStats } from './generated/contract';
 
 /** The MCPPool service bound from Go. */
 export interface MCPPoolBackend {
@@ -179,17 +179,8 @@ export interface ChatServiceBackend {
   Trust(): Promise<TrustReport>;
 }
 
-/** The UsageStats service bound from Go (SPEC E1, E2): token usage, prices, CSV export, the tool-call audit log. */
-export interface UsageStatsBackend {
-  Summary(q: UsageQuery): Promise<UsageSummary>;
-  ConversationTotal(id: number): Promise<UsageTotals>;
-  Prices(): Promise<Price[]>;
-  SetPrice(p: Price): Promise<Price>;
-  ResetPrice(provider: string, model: string): Promise<void>;
-  ExportCSV(q: UsageQuery, by: UsageExportBy): Promise<string>;
-  SaveCSV(q: UsageQuery, by: UsageExportBy): Promise<string>;
-  Audit(q: AuditQuery): Promise<AuditPage>;
-}
+/** The UsageStats service bound from Go (SPEC E1, E2), as generated from Go (backend/contract). */
+export type UsageStatsBackend = UsageStats;
 
 /** Everything the frontend needs from its host. */
 export interface Backend {

@@ -64,14 +64,18 @@ export function auditEntry(p: Partial<AuditEntry> & { id: number }): AuditEntry 
   return {
     time: new Date(Date.UTC(2026, 0, 2, 3, 4, 5) + p.id * 60_000).toISOString(),
     source: 'chat',
+    conversationId: 0,
     server: 'everything',
     tool: 'echo',
     arguments: JSON.stringify({ message: `hello ${p.id}` }),
+    argumentsTruncated: false,
     durationMs: 12,
     status: 'ok',
     output: `hello ${p.id}`,
     outputTruncated: false,
+    error: '',
     approval: 'user',
+    definitionHash: '',
     ...p,
   };
 }

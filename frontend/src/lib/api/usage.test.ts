@@ -87,7 +87,7 @@ describe('usage api', () => {
     const Summary = vi.fn(async () => ({ totals: { calls: 2, cost: null, pricedCost: 0.5, unpricedCalls: 1, costPartial: true }, byDay: null, byProvider: null, byModel: null, byConversation: null, unpriced: null }));
     const ConversationTotal = vi.fn(async () => ({ calls: 1, cost: 0.25 }));
     const Prices = vi.fn(async () => [{ provider: 'openai', model: 'gpt-4o', inputPerM: 2.5, cachedInputPerM: null, outputPerM: 10, source: 'default' }]);
-    const Audit = vi.fn(async () => ({ entries: null, total: 0 }));
+    const Audit = vi.fn(async () => ({ entries: [], total: 0 })); // Go sends [] (usage.TestEmptyListsAreArraysNotNull)
     (window as { go?: unknown }).go = { usage: { UsageStats: { Summary, ConversationTotal, Prices, Audit } } };
     const q: UsageQuery = { from: '2026-03-01', to: '2026-03-15', tzOffsetMinutes: 60, provider: '', model: '', conversationId: 0 };
     const s = await usageSummary(q);

@@ -5,7 +5,6 @@
 import { backend } from './backend';
 import { call } from './call';
 import type {
-  AuditEntry,
   AuditPage,
   AuditQuery,
   ConversationUsageRow,
@@ -115,27 +114,5 @@ export const usageCSV = (q: UsageQuery, by: UsageExportBy): Promise<string> => c
 export const saveUsageCSV = (q: UsageQuery, by: UsageExportBy): Promise<string> =>
   call(() => backend().usage.SaveCSV(q, by));
 
-function normalizeEntry(e: Partial<AuditEntry>): AuditEntry {
-  return {
-    id: num(e.id),
-    time: e.time ?? '',
-    source: e.source ?? 'chat',
-    ...(e.conversationId ? { conversationId: e.conversationId } : {}),
-    server: e.server ?? '',
-    tool: e.tool ?? '',
-    arguments: e.arguments ?? null,
-    argumentsTruncated: !!e.argumentsTruncated,
-    durationMs: num(e.durationMs),
-    status: e.status ?? 'ok',
-    output: e.output ?? '',
-    outputTruncated: !!e.outputTruncated,
-    ...(e.error ? { error: e.error } : {}),
-    approval: e.approval ?? '',
-  };
-}
-
 /** auditLog returns one page of the tool-call audit log, newest first. */
-export async function auditLog(q: AuditQuery): Promise<AuditPage> {
-  const p = await call(() => backend().usage.Audit(q));
-  return { entries: (p?.entries ?? []).map(normalizeEntry), total: num(p?.total) };
-}
+export const auditLog = (q: AuditQuery): Promise<AuditPage> => call(() => backend().usage.Audit(q));

@@ -5,7 +5,6 @@ import * as MCPPool from '../../../wailsjs/go/mcppool/MCPPool';
 import * as SettingsService from '../../../wailsjs/go/settings/Service';
 import * as ProviderManager from '../../../wailsjs/go/providers/ProviderManager';
 import * as ChatService from '../../../wailsjs/go/chat/ChatService';
-import * as UsageStats from '../../../wailsjs/go/usage/UsageStats';
 import {
   EventsOnMultiple,
   WindowCenter,
@@ -21,8 +20,8 @@ import type { RemoteGrant } from './remote';
 import type { TrustReport } from './trustTypes';
 import type { ServerDetail } from './serverDetail';
 import type { ChatServiceBackend } from './backend';
-import type { UsageStatsBackend, WindowBackend } from './backend';
-import type { AuditPage, Price, UsageSummary, UsageTotals } from './usageTypes';
+import type { WindowBackend } from './backend';
+import { bindUsageStats, type Call } from './generated/contract';
 import type {
   AvailableTool,
   ChatPolicies,
@@ -168,17 +167,14 @@ const chatService: ChatServiceBackend = {
   Trust: () => ChatService.Trust() as unknown as Promise<TrustReport>,
 };
 
+// goCall reaches a bound Go method the way Wails' generated bindings do:
+// window.go.<package>.<service>.<method>. The services bound through it are
+// typed by the generated contract (backend/contract), so a drifted
+// argument or result fails svelte-check.
+const goCall: Call = (pkg, service, method, ...args) => window.go[pkg][service][method](...args);
+
 // UsageStats (SPEC E1, E2).
-const usageService: UsageStatsBackend = {
-  Summary: (q) => UsageStats.Summary(q as never) as unknown as Promise<UsageSummary>,
-  ConversationTotal: (id) => UsageStats.ConversationTotal(id) as unknown as Promise<UsageTotals>,
-  Prices: () => UsageStats.Prices() as unknown as Promise<Price[]>,
-  SetPrice: (p) => UsageStats.SetPrice(p as never) as unknown as Promise<Price>,
-  ResetPrice: (provider, model) => UsageStats.ResetPrice(provider, model),
-  ExportCSV: (q, by) => UsageStats.ExportCSV(q as never, by),
-  SaveCSV: (q, by) => UsageStats.SaveCSV(q as never, by),
-  Audit: (q) => UsageStats.Audit(q as never) as unknown as Promise<AuditPage>,
-};
+const usageService = bindUsageStats(goCall);
 
 function on(name: string, fn: (payload: unknown) => void): () => void {
   // The Wails runtime calls listeners with the emitted values as arguments

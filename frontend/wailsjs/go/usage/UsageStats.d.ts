@@ -6,13 +6,13 @@ export function Audit(arg1:usage.AuditQuery):Promise<usage.AuditPage>;
 
 export function ConversationTotal(arg1:number):Promise<usage.Totals>;
 
-export function ExportCSV(arg1:usage.UsageQuery,arg2:string):Promise<string>;
+export function ExportCSV(arg1:usage.UsageQuery,arg2:usage.ExportBy):Promise<string>;
 
 export function Prices():Promise<Array<usage.Price>>;
 
 export function ResetPrice(arg1:string,arg2:string):Promise<void>;
 
-export function SaveCSV(arg1:usage.UsageQuery,arg2:string):Promise<string>;
+export function SaveCSV(arg1:usage.UsageQuery,arg2:usage.ExportBy):Promise<string>;
 
 export function SetPrice(arg1:usage.Price):Promise<usage.Price>;
 

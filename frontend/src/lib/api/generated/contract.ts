@@ -114,9 +114,9 @@ export interface AuditQuery {
   server: string;
   tool: string;
   /** Status is ok, error, cancelled, declined or timeout. */
-  status: string;
+  status: 'ok' | 'error' | 'cancelled' | 'declined' | 'timeout' | '';
   /** Source is chat, tools or cli. */
-  source: string;
+  source: 'chat' | 'tools' | 'cli' | '';
   /** Text finds entries whose tool, arguments, output or error contain it. */
   text: string;
   /**
@@ -356,35 +356,6 @@ export interface Conversation {
   updatedAt: string;
 }
 
-/**
- * ConversationRow is one conversation's line of the breakdown by
- * conversation, with the Totals fields.
- */
-export interface ConversationRow {
-  key: string;
-  label: string;
-  /**
-   * ConversationID is 0 for the calls of no conversation (sampling
-   * requests outside a chat turn).
-   */
-  conversationId: number;
-  title: string;
-  /**
-   * Deleted is true when the conversation no longer exists; its calls
-   * still count.
-   */
-  deleted: boolean;
-  calls: number;
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number;
-  reasoningTokens: number;
-  cost: number | null;
-  pricedCost: number;
-  unpricedCalls: number;
-  costPartial: boolean;
-}
-
 /** ConversationSettings are the per-conversation choices of SPEC D1. */
 export interface ConversationSettings {
   /**
@@ -428,6 +399,35 @@ export interface ConversationSummary {
   preview: string;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * ConversationRow is one conversation's line of the breakdown by
+ * conversation, with the Totals fields.
+ */
+export interface ConversationUsageRow {
+  key: string;
+  label: string;
+  /**
+   * ConversationID is 0 for the calls of no conversation (sampling
+   * requests outside a chat turn).
+   */
+  conversationId: number;
+  title: string;
+  /**
+   * Deleted is true when the conversation no longer exists; its calls
+   * still count.
+   */
+  deleted: boolean;
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  reasoningTokens: number;
+  cost: number | null;
+  pricedCost: number;
+  unpricedCalls: number;
+  costPartial: boolean;
 }
 
 /** ConversationView is a conversation as the chat view opens it. */
@@ -550,6 +550,9 @@ export interface EnvVar {
   /** Providers are the names of the providers that read it. */
   providers: string[];
 }
+
+/** ExportBy is what one line of a CSV export sums up. */
+export type ExportBy = 'day' | 'provider' | 'model' | 'conversation' | 'calls';
 
 /** Grant is one host allowed in one scope. */
 export interface Grant {
@@ -1084,36 +1087,6 @@ export interface ResourceUpdatedPayload {
   uri: string;
   /** At is when the notification arrived, in Unix milliseconds. */
   at: number;
-}
-
-/**
- * Row is one line of a breakdown: a day, a provider or a model, with the
- * Totals fields.
- */
-export interface Row {
-  /**
-   * Key identifies the row within its breakdown; Label names it for
-   * people.
-   */
-  key: string;
-  label: string;
-  /**
-   * Day (YYYY-MM-DD) is set in the breakdown by day; Provider (an id)
-   * and Preset in those by provider and model; Model in the one by model.
-   */
-  day?: string;
-  provider?: string;
-  preset?: string;
-  model?: string;
-  calls: number;
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number;
-  reasoningTokens: number;
-  cost: number | null;
-  pricedCost: number;
-  unpricedCalls: number;
-  costPartial: boolean;
 }
 
 /** SamplingAnswer answers one sampling request. */
@@ -1669,31 +1642,6 @@ export interface ToolTrust {
   warnings: TrustWarning[];
 }
 
-/**
- * Totals sums a set of model calls. Reasoning tokens are part of the
- * completion tokens and cached tokens part of the prompt tokens.
- */
-export interface Totals {
-  calls: number;
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number;
-  reasoningTokens: number;
-  /**
-   * Cost is the estimated cost in USD, null when any call has no price
-   * set (UnpricedCalls > 0).
-   */
-  cost: number | null;
-  /**
-   * PricedCost is what the calls with a price cost: all of Cost when
-   * every call has one, a lower bound otherwise.
-   */
-  pricedCost: number;
-  unpricedCalls: number;
-  /** CostPartial is true when some calls have a price and some do not. */
-  costPartial: boolean;
-}
-
 /** Transport is how the app talks to one server. */
 export type Transport = 'stdio' | 'http' | 'sse';
 
@@ -1758,6 +1706,36 @@ export interface UsageQuery {
 }
 
 /**
+ * Row is one line of a breakdown: a day, a provider or a model, with the
+ * Totals fields.
+ */
+export interface UsageRow {
+  /**
+   * Key identifies the row within its breakdown; Label names it for
+   * people.
+   */
+  key: string;
+  label: string;
+  /**
+   * Day (YYYY-MM-DD) is set in the breakdown by day; Provider (an id)
+   * and Preset in those by provider and model; Model in the one by model.
+   */
+  day?: string;
+  provider?: string;
+  preset?: string;
+  model?: string;
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  reasoningTokens: number;
+  cost: number | null;
+  pricedCost: number;
+  unpricedCalls: number;
+  costPartial: boolean;
+}
+
+/**
  * UsageSummary is the Usage screen: totals and breakdowns of the calls a
  * UsageQuery selects.
  */
@@ -1766,26 +1744,51 @@ export interface UsageSummary {
   from: string;
   to: string;
   tzOffsetMinutes: number;
-  totals: Totals;
+  totals: UsageTotals;
   /**
    * ByDay has every day of the range, oldest first, days without calls
    * included.
    */
-  byDay: Row[];
+  byDay: UsageRow[];
   /** ByProvider and ByModel are most expensive first, then most tokens. */
-  byProvider: Row[];
-  byModel: Row[];
+  byProvider: UsageRow[];
+  byModel: UsageRow[];
   /**
    * ByConversation holds the 100 most expensive conversations (then
    * most tokens); Conversations counts them all.
    */
-  byConversation: ConversationRow[];
+  byConversation: ConversationUsageRow[];
   conversations: number;
   /**
    * Unpriced names the models ("<provider> · <model>") that have calls
    * but no price set.
    */
   unpriced: string[];
+}
+
+/**
+ * Totals sums a set of model calls. Reasoning tokens are part of the
+ * completion tokens and cached tokens part of the prompt tokens.
+ */
+export interface UsageTotals {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  reasoningTokens: number;
+  /**
+   * Cost is the estimated cost in USD, null when any call has no price
+   * set (UnpricedCalls > 0).
+   */
+  cost: number | null;
+  /**
+   * PricedCost is what the calls with a price cost: all of Cost when
+   * every call has one, a lower bound otherwise.
+   */
+  pricedCost: number;
+  unpricedCalls: number;
+  /** CostPartial is true when some calls have a price and some do not. */
+  costPartial: boolean;
 }
 
 /** EventMap maps each event the backend emits to its payload (events.Catalog). */
@@ -2432,12 +2435,12 @@ export interface UsageStats {
   /** Audit returns one page of the audit log. */
   Audit(q: AuditQuery): Promise<AuditPage>;
   /** ConversationTotal returns the running total of one conversation. */
-  ConversationTotal(id: number): Promise<Totals>;
+  ConversationTotal(id: number): Promise<UsageTotals>;
   /**
    * ExportCSV returns the CSV export of q by day, provider, model,
    * conversation or calls.
    */
-  ExportCSV(q: UsageQuery, by: string): Promise<string>;
+  ExportCSV(q: UsageQuery, by: ExportBy): Promise<string>;
   /** Prices lists the pricing table: shipped prices and the user's. */
   Prices(): Promise<Price[]>;
   /**
@@ -2449,7 +2452,7 @@ export interface UsageStats {
    * SaveCSV asks where to save the CSV export of q and writes it there. It
    * returns the path, or "" when the user cancelled.
    */
-  SaveCSV(q: UsageQuery, by: string): Promise<string>;
+  SaveCSV(q: UsageQuery, by: ExportBy): Promise<string>;
   /** SetPrice stores the user's price of a model and returns it. */
   SetPrice(p: Price): Promise<Price>;
   /**
