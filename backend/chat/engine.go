@@ -378,7 +378,7 @@ func (e *Engine) emitMessage(t *turn, m store.Message) {
 	e.emit.Emit(events.ChatMessage, events.ChatMessagePayload{ConversationID: t.conv, TurnID: t.id, Message: m})
 }
 
-func (e *Engine) emitStep(t *turn, step, maxSteps int, phase, model, message string, wait time.Duration) {
+func (e *Engine) emitStep(t *turn, step, maxSteps int, phase events.StepPhase, model, message string, wait time.Duration) {
 	e.emit.Emit(events.ChatStep, events.ChatStepPayload{
 		ConversationID: t.conv, TurnID: t.id, Step: step, MaxSteps: maxSteps,
 		Phase: phase, Model: model, Message: message, WaitMs: wait.Milliseconds(),

@@ -175,7 +175,7 @@ func errorsOf(evs []rec) []events.ChatErrorPayload {
 	return out
 }
 
-func stepsOf(evs []rec, phase string) []events.ChatStepPayload {
+func stepsOf(evs []rec, phase events.StepPhase) []events.ChatStepPayload {
 	var out []events.ChatStepPayload
 	for _, e := range evs {
 		if s, ok := e.payload.(events.ChatStepPayload); ok && s.Phase == phase {

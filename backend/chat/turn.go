@@ -16,10 +16,10 @@ import (
 
 // Step phases (events.ChatStepPayload.Phase).
 const (
-	phaseModel    = "model"
-	phaseTools    = "tools"
-	phaseRetry    = "retry"
-	phaseFallback = "fallback"
+	phaseModel    = events.StepModel
+	phaseTools    = events.StepTools
+	phaseRetry    = events.StepRetry
+	phaseFallback = events.StepFallback
 )
 
 // retryCall is a tool call RetryToolCall runs again before the model

@@ -143,6 +143,17 @@ type ChatSamplingDonePayload struct {
 	Outcome string `json:"outcome"`
 }
 
+// StepPhase says where the agent loop is.
+type StepPhase string
+
+// The phases of a turn.
+const (
+	StepModel    StepPhase = "model"    // a model call started
+	StepTools    StepPhase = "tools"    // tool calls run
+	StepRetry    StepPhase = "retry"    // waiting before trying again
+	StepFallback StepPhase = "fallback" // on to the next model
+)
+
 // ChatStepPayload tells where the agent loop is.
 type ChatStepPayload struct {
 	ConversationID int64  `json:"conversationId"`
@@ -151,7 +162,7 @@ type ChatStepPayload struct {
 	MaxSteps       int    `json:"maxSteps"`
 	// Phase is "model" (a model call started), "tools" (tool calls run),
 	// "retry" (waiting before trying again) or "fallback" (next model).
-	Phase string `json:"phase"`
+	Phase StepPhase `json:"phase"`
 	// Model is "provider/model" of the call.
 	Model string `json:"model,omitempty"`
 	// Message explains a retry or fallback in words ("Rate limited; trying

@@ -209,9 +209,9 @@ type ResourceUpdatedPayload struct {
 type ElicitationPayload struct {
 	ID              string `json:"id"`
 	Server          string `json:"server"`
-	Mode            string `json:"mode"`
+	Mode            string `json:"mode" ts_type:"'form' | 'url'"`
 	Message         string `json:"message"`
-	RequestedSchema any    `json:"requestedSchema,omitempty"`
+	RequestedSchema any    `json:"requestedSchema,omitempty" ts_type:"Record<string, unknown>"`
 	URL             string `json:"url,omitempty"`
 	// TimeoutMs is how long the question waits before it is cancelled.
 	TimeoutMs int64 `json:"timeoutMs"`
@@ -220,7 +220,7 @@ type ElicitationPayload struct {
 // ElicitationDonePayload says a question is settled, and how.
 type ElicitationDonePayload struct {
 	ID     string `json:"id"`
-	Action string `json:"action"` // accept | decline | cancel
+	Action string `json:"action" ts_type:"'accept' | 'decline' | 'cancel'"`
 }
 
 // Discard is an Emitter that drops every event; for the CLI and tests.

@@ -30,17 +30,6 @@ import type {
   ServerView,
 } from './types';
 import type {
-  ConnectionResult,
-  EnvReload,
-  ModelList,
-  ModelRef,
-  OllamaStatus,
-  PickerProvider,
-  Preset,
-  Provider,
-  ProviderInput,
-} from './providerTypes';
-import type {
   ApprovalDecision,
   AvailableTool,
   ChatPolicies,
@@ -61,7 +50,7 @@ import type { RemoteGrant, RemoteScope } from './remote';
 import type { TrustReport } from './trustTypes';
 import type { ServerDetail } from './serverDetail';
 import { wailsBackend } from './wails';
-import type { UsageStats } from './generated/contract';
+import type { ProviderManager, UsageStats } from './generated/contract';
 
 /** The MCPPool service bound from Go. */
 export interface MCPPoolBackend {
@@ -127,26 +116,8 @@ export interface SettingsBackend {
   OpenLink(url: string): Promise<void>;
 }
 
-/** The ProviderManager service bound from Go (SPEC C2). No method returns a key. */
-export interface ProvidersBackend {
-  List(): Promise<Provider[]>;
-  Presets(): Promise<Preset[]>;
-  Save(input: ProviderInput): Promise<Provider>;
-  Delete(id: string): Promise<void>;
-  SetEnabled(id: string, enabled: boolean): Promise<Provider>;
-  TestConnection(id: string): Promise<ConnectionResult>;
-  Models(id: string, refresh: boolean): Promise<ModelList>;
-  AddManualModel(id: string, model: string): Promise<Provider>;
-  RemoveManualModel(id: string, model: string): Promise<Provider>;
-  DefaultModel(): Promise<ModelRef>;
-  SetDefaultModel(ref: ModelRef): Promise<void>;
-  Fallbacks(): Promise<ModelRef[]>;
-  SetFallbacks(refs: ModelRef[]): Promise<void>;
-  PickerModels(): Promise<PickerProvider[]>;
-  DetectOllama(): Promise<OllamaStatus>;
-  /** Reads the login shell's environment again; names key variables, never values. */
-  ReloadEnvironment(): Promise<EnvReload>;
-}
+/** The ProviderManager service bound from Go, as generated from Go (backend/contract). */
+export type ProvidersBackend = ProviderManager;
 
 /** The ChatService bound from Go (SPEC D1–D6). A turn returns at once and streams as chat:* events. */
 export interface ChatServiceBackend {

@@ -461,27 +461,12 @@ export interface ResourceUpdated {
   at: number;
 }
 
-/** Payload of mcp:elicitation: a server asks the user something (SPEC A10). */
-export interface ElicitationRequest {
-  id: string;
-  server: string;
-  mode: 'form' | 'url';
-  message: string;
-  /** A flat JSON Schema object of the answer (form mode). */
-  requestedSchema?: JSONSchema;
-  /** The page to open after the user consents (url mode). */
-  url?: string;
-  /** How long the question waits before it is cancelled. */
-  timeoutMs: number;
-}
-
-export type ElicitationAction = 'accept' | 'decline' | 'cancel';
-
-/** Payload of mcp:elicitation-done: the question is settled; close its dialog. */
-export interface ElicitationDone {
-  id: string;
-  action: ElicitationAction;
-}
+export type {
+  ElicitationPayload as ElicitationRequest,
+  ElicitationDonePayload as ElicitationDone,
+} from './generated/contract';
+/** How the user answered a server's question. */
+export type ElicitationAction = import('./generated/contract').ElicitationDonePayload['action'];
 
 /** LogLevel is an MCP log severity, lowest first. */
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';

@@ -3,7 +3,6 @@
 
 import * as MCPPool from '../../../wailsjs/go/mcppool/MCPPool';
 import * as SettingsService from '../../../wailsjs/go/settings/Service';
-import * as ProviderManager from '../../../wailsjs/go/providers/ProviderManager';
 import * as ChatService from '../../../wailsjs/go/chat/ChatService';
 import {
   EventsOnMultiple,
@@ -15,13 +14,12 @@ import {
   WindowSetSize,
 } from '../../../wailsjs/runtime/runtime';
 import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
-import type { ProvidersBackend } from './backend';
 import type { RemoteGrant } from './remote';
 import type { TrustReport } from './trustTypes';
 import type { ServerDetail } from './serverDetail';
 import type { ChatServiceBackend } from './backend';
 import type { WindowBackend } from './backend';
-import { bindUsageStats, type Call } from './generated/contract';
+import { bindProviderManager, bindUsageStats, type Call } from './generated/contract';
 import type {
   AvailableTool,
   ChatPolicies,
@@ -32,7 +30,6 @@ import type {
   SearchHit,
   TurnStarted,
 } from './chatTypes';
-import type { EnvReload, ModelList, ModelRef, PickerProvider, Provider } from './providerTypes';
 import type {
   Completion,
   GetPromptResult,
@@ -116,26 +113,14 @@ const settingsService: SettingsBackend = {
   OpenLink: (url) => SettingsService.OpenLink(url),
 };
 
-// ProviderManager's values are plain JSON in the shapes providerTypes.ts
-// describes; Go never sends a key back.
-const providerManager: ProvidersBackend = {
-  List: () => ProviderManager.List() as Promise<Provider[]>,
-  Presets: () => ProviderManager.Presets(),
-  Save: (input) => ProviderManager.Save(input as never) as Promise<Provider>,
-  Delete: (id) => ProviderManager.Delete(id),
-  SetEnabled: (id, enabled) => ProviderManager.SetEnabled(id, enabled) as Promise<Provider>,
-  TestConnection: (id) => ProviderManager.TestConnection(id),
-  Models: (id, refresh) => ProviderManager.Models(id, refresh) as Promise<ModelList>,
-  AddManualModel: (id, model) => ProviderManager.AddManualModel(id, model) as Promise<Provider>,
-  RemoveManualModel: (id, model) => ProviderManager.RemoveManualModel(id, model) as Promise<Provider>,
-  DefaultModel: () => ProviderManager.DefaultModel() as Promise<ModelRef>,
-  SetDefaultModel: (ref) => ProviderManager.SetDefaultModel(ref as never),
-  Fallbacks: () => ProviderManager.Fallbacks() as Promise<ModelRef[]>,
-  SetFallbacks: (refs) => ProviderManager.SetFallbacks(refs as never),
-  PickerModels: () => ProviderManager.PickerModels() as Promise<PickerProvider[]>,
-  DetectOllama: () => ProviderManager.DetectOllama(),
-  ReloadEnvironment: () => ProviderManager.ReloadEnvironment() as Promise<EnvReload>,
-};
+// goCall reaches a bound Go method the way Wails' generated bindings do:
+// window.go.<package>.<service>.<method>. The services bound through it are
+// typed by the generated contract (backend/contract), so a drifted
+// argument or result fails svelte-check.
+const goCall: Call = (pkg, service, method, ...args) => window.go[pkg][service][method](...args);
+
+// ProviderManager (SPEC C1–C3).
+const providerManager = bindProviderManager(goCall);
 
 // ChatService: store and event types are chatTypes.ts's (Go's JSON); the
 // generated model classes describe the same shapes.
@@ -166,12 +151,6 @@ const chatService: ChatServiceBackend = {
   AvailableTools: (servers) => ChatService.AvailableTools(servers as string[]) as Promise<AvailableTool[]>,
   Trust: () => ChatService.Trust() as unknown as Promise<TrustReport>,
 };
-
-// goCall reaches a bound Go method the way Wails' generated bindings do:
-// window.go.<package>.<service>.<method>. The services bound through it are
-// typed by the generated contract (backend/contract), so a drifted
-// argument or result fails svelte-check.
-const goCall: Call = (pkg, service, method, ...args) => window.go[pkg][service][method](...args);
 
 // UsageStats (SPEC E1, E2).
 const usageService = bindUsageStats(goCall);

@@ -81,6 +81,8 @@ describe('i18n catalogues', () => {
     const calls = /(?:\$_|\bt)\(\s*['"]([^'"\s]+\.[^'"\s]+)['"]/g;
     const used = new Map<string, string>();
     for (const file of sources(SRC, ['.svelte', '.ts'])) {
+      // The generated Go↔UI contract quotes Go's doc comments, not keys.
+      if (relative(SRC, file).startsWith('lib/api/generated/')) continue;
       const text = readFileSync(file, 'utf8');
       for (const m of text.matchAll(keyish)) used.set(m[1], relative(SRC, file));
       for (const m of text.matchAll(calls)) used.set(m[1], relative(SRC, file));

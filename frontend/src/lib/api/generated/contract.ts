@@ -168,7 +168,7 @@ export interface ChatApprovalPayload {
    * Change says what changed since a standing approval was given: the
    * approval is suspended and asks again (SPEC G1). Nil for a first ask.
    */
-  change?: ToolDefinitionChange;
+  change?: TrustChange;
   /** Warnings are what looks suspicious in the tool's definition. */
   warnings?: TrustWarning[];
 }
@@ -277,7 +277,7 @@ export interface ChatStepPayload {
    * Phase is "model" (a model call started), "tools" (tool calls run),
    * "retry" (waiting before trying again) or "fallback" (next model).
    */
-  phase: string;
+  phase: StepPhase;
   /** Model is "provider/model" of the call. */
   model?: string;
   /**
@@ -499,14 +499,22 @@ export interface DetectedConfig {
   error: string;
 }
 
+/**
+ * Span is one piece of a word-level text diff: text both versions share,
+ * text only the new one has, or text only the old one had.
+ */
+export interface DiffSpan {
+  op: 'equal' | 'insert' | 'delete';
+  text: string;
+}
+
 /** Direction tells which way a JSON-RPC message travelled. */
 export type Direction = 'out' | 'in' | 'local';
 
 /** ElicitationDonePayload says a question is settled, and how. */
 export interface ElicitationDonePayload {
   id: string;
-  /** accept | decline | cancel */
-  action: string;
+  action: 'accept' | 'decline' | 'cancel';
 }
 
 /**
@@ -517,9 +525,9 @@ export interface ElicitationDonePayload {
 export interface ElicitationPayload {
   id: string;
   server: string;
-  mode: string;
+  mode: 'form' | 'url';
   message: string;
-  requestedSchema?: unknown;
+  requestedSchema?: Record<string, unknown>;
   url?: string;
   /** TimeoutMs is how long the question waits before it is cancelled. */
   timeoutMs: number;
@@ -1132,7 +1140,7 @@ export interface SchemaChange {
   before?: string;
   after?: string;
   /** Text is a word diff when both values are strings. */
-  text?: Span[];
+  text?: DiffSpan[];
 }
 
 /**
@@ -1449,15 +1457,6 @@ export interface Shown {
 }
 
 /**
- * Span is one piece of a word-level text diff: text both versions share,
- * text only the new one has, or text only the old one had.
- */
-export interface Span {
-  op: 'equal' | 'insert' | 'delete';
-  text: string;
-}
-
-/**
  * StartRecord is one start of a server: when, why, and for an automatic
  * restart the error that caused it. The frontend words Cause itself.
  */
@@ -1472,6 +1471,9 @@ export interface StartRecord {
    */
   detail?: string;
 }
+
+/** StepPhase says where the agent loop is. */
+export type StepPhase = 'model' | 'tools' | 'retry' | 'fallback';
 
 /**
  * SuspendedPolicy is one standing approval that asks again because what it
@@ -1570,35 +1572,11 @@ export interface ToolChange {
    */
   known: boolean;
   /** Title and Description are word diffs, set when the text changed. */
-  title?: Span[];
-  description?: Span[];
+  title?: DiffSpan[];
+  description?: DiffSpan[];
   /** InputSchema and Annotations list what changed in them. */
   inputSchema?: SchemaChange[];
   annotations?: SchemaChange[];
-}
-
-/**
- * Change says how a tool differs from what a standing approval was given
- * for; the approval is suspended until the user approves again.
- */
-export interface ToolDefinitionChange {
-  /**
-   * Policy is the suspended standing approval: "always",
-   * "conversation" or "server".
-   */
-  policy: 'always' | 'conversation' | 'server';
-  /**
-   * Server is set when the server's identity changed: it runs another
-   * command or connects elsewhere.
-   */
-  server?: ServerChange;
-  /** Tool is set when the tool's definition changed. */
-  tool?: ToolChange;
-  /**
-   * New is true when the tool was not there when its server was
-   * auto-approved.
-   */
-  new?: boolean;
 }
 
 /**
@@ -1644,6 +1622,30 @@ export interface ToolTrust {
 
 /** Transport is how the app talks to one server. */
 export type Transport = 'stdio' | 'http' | 'sse';
+
+/**
+ * Change says how a tool differs from what a standing approval was given
+ * for; the approval is suspended until the user approves again.
+ */
+export interface TrustChange {
+  /**
+   * Policy is the suspended standing approval: "always",
+   * "conversation" or "server".
+   */
+  policy: 'always' | 'conversation' | 'server';
+  /**
+   * Server is set when the server's identity changed: it runs another
+   * command or connects elsewhere.
+   */
+  server?: ServerChange;
+  /** Tool is set when the tool's definition changed. */
+  tool?: ToolChange;
+  /**
+   * New is true when the tool was not there when its server was
+   * auto-approved.
+   */
+  new?: boolean;
+}
 
 /**
  * TrustReport lists what changed since standing approvals were given, and
