@@ -21,6 +21,7 @@ import (
 	"mcpdesk/backend/mcpconfig"
 	"mcpdesk/backend/mcppool"
 	"mcpdesk/backend/providers"
+	"mcpdesk/backend/remotecontent"
 	"mcpdesk/backend/settings"
 	"mcpdesk/backend/store"
 	"mcpdesk/backend/trust"
@@ -47,6 +48,8 @@ var Services = []Service{
 // another package's type in the contract (without an entry here such a
 // clash fails generation), or says too little without its package.
 var Names = map[reflect.Type]string{
+	reflect.TypeFor[remotecontent.Scope]():   "RemoteScope",
+	reflect.TypeFor[remotecontent.Grant]():   "RemoteGrant",
 	reflect.TypeFor[usage.Totals]():          "UsageTotals",
 	reflect.TypeFor[usage.Row]():             "UsageRow",
 	reflect.TypeFor[usage.ConversationRow](): "ConversationUsageRow",

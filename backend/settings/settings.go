@@ -46,8 +46,8 @@ type AppInfo struct {
 
 // Prefs are the user's preferences.
 type Prefs struct {
-	Theme    string `json:"theme"`    // "system" (default) | "light" | "dark"
-	Language string `json:"language"` // "" = follow the system | "en" | "zh-CN"
+	Theme    string `json:"theme" ts_type:"'system' | 'light' | 'dark'"` // "system" (default) | "light" | "dark"
+	Language string `json:"language" ts_type:"'' | 'en' | 'zh-CN'"`      // "" = follow the system | "en" | "zh-CN"
 	// QuitOnClose: closing the window quits MCP Desk. By default (false)
 	// it stays in the system tray when a tray is shown (SPEC F2).
 	QuitOnClose bool `json:"quitOnClose"`

@@ -2254,8 +2254,8 @@ export namespace settings {
 		}
 	}
 	export class Prefs {
-	    theme: string;
-	    language: string;
+	    theme: 'system' | 'light' | 'dark';
+	    language: '' | 'en' | 'zh-CN';
 	    quitOnClose: boolean;
 	
 	    static createFrom(source: any = {}) {

@@ -3,13 +3,10 @@
 // backend with setBackend. Only files in src/lib/api use this module.
 
 import type {
-  AppInfo,
-  DesktopStatus,
   Completion,
   CompletionRef,
   ElicitationAction,
   GetPromptResult,
-  KeychainStatus,
   LogLevel,
   Prompt,
   ReadResourceResult,
@@ -23,7 +20,6 @@ import type {
   DetectedConfig,
   ImportPreview,
   ImportResult,
-  Prefs,
   PoolDefaults,
   RPCEntry,
   ServerSpec,
@@ -46,11 +42,10 @@ import type {
   SendInput,
   TurnStarted,
 } from './chatTypes';
-import type { RemoteGrant, RemoteScope } from './remote';
 import type { TrustReport } from './trustTypes';
 import type { ServerDetail } from './serverDetail';
 import { wailsBackend } from './wails';
-import type { ProviderManager, UsageStats } from './generated/contract';
+import type { ProviderManager, SettingsService, UsageStats } from './generated/contract';
 
 /** The MCPPool service bound from Go. */
 export interface MCPPoolBackend {
@@ -94,27 +89,8 @@ export interface MCPPoolBackend {
   MoveSecretsToKeychain(ids: string[]): Promise<number>;
 }
 
-/** The settings.Service bound from Go. */
-export interface SettingsBackend {
-  Info(): Promise<AppInfo>;
-  /** The keychain's status of this run: one self-test per start. */
-  KeychainStatus(): Promise<KeychainStatus>;
-  /** Runs the keychain self-test again ("Check again"). */
-  RecheckKeychain(): Promise<KeychainStatus>;
-  Prefs(): Promise<Prefs>;
-  SavePrefs(p: Prefs): Promise<Prefs>;
-  UIState(key: string): Promise<string>;
-  SaveUIState(key: string, value: string): Promise<void>;
-  OpenDataFolder(): Promise<void>;
-  Desktop(): Promise<DesktopStatus>;
-  // Remote images (remote.ts).
-  RemoteImageGrants(): Promise<RemoteGrant[]>;
-  AllowRemoteImages(scope: RemoteScope, host: string): Promise<RemoteGrant>;
-  RevokeRemoteImages(scope: RemoteScope, host: string): Promise<void>;
-  FetchRemoteImage(scope: RemoteScope, url: string): Promise<string>;
-  /** Opens an http(s) link in the system browser or a mailto link in the mail program; refuses anything else. */
-  OpenLink(url: string): Promise<void>;
-}
+/** The settings service bound from Go, as generated from Go (backend/contract). */
+export type SettingsBackend = SettingsService;
 
 /** The ProviderManager service bound from Go, as generated from Go (backend/contract). */
 export type ProvidersBackend = ProviderManager;

@@ -52,7 +52,7 @@ export interface FakeOptions {
   servers?: Array<ServerSpec | ServerView>;
   /** Delay before a (re)started server reports connected; < 0 never. */
   connectDelayMs?: number;
-  prefs?: Prefs;
+  prefs?: Partial<Prefs>;
   info?: AppInfo;
   /** What KeychainStatus reports; ok by default. Missing fields are filled in. */
   keychain?: Partial<KeychainStatus>;
@@ -268,7 +268,7 @@ export class FakeBackend implements Backend {
   #previewSeq = 0;
 
   constructor(o: FakeOptions = {}) {
-    this.prefs = o.prefs ?? { theme: 'system', language: '' };
+    this.prefs = { theme: 'system', language: '', quitOnClose: false, ...o.prefs };
     this.keychain = fakeKeychain(o.keychain);
     this.#keychainRecheck = o.keychainRecheck;
     this.info = o.info ?? {

@@ -4,22 +4,9 @@
 
 import { backend } from './backend';
 import { call } from './call';
+import type { RemoteGrant, RemoteScope } from './generated/contract';
 
-/** RemoteScope is where remote images are allowed: a conversation (its id as text) or a server (its id). */
-export interface RemoteScope {
-  kind: 'conversation' | 'server';
-  id: string;
-}
-
-/** RemoteGrant is one host allowed to show images in one scope. */
-export interface RemoteGrant {
-  scope: RemoteScope;
-  host: string;
-  /** The conversation's title ("" when untitled) or the server's id. */
-  label: string;
-  /** When it was allowed (RFC 3339). */
-  grantedAt: string;
-}
+export type { RemoteGrant, RemoteScope } from './generated/contract';
 
 /** conversationScope is the scope of a conversation's replies and tool results. */
 export const conversationScope = (id: number): RemoteScope => ({ kind: 'conversation', id: String(id) });

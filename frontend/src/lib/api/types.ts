@@ -271,17 +271,11 @@ export interface PoolDefaults {
   timeoutMs: number;
 }
 
-export type ThemePref = 'system' | 'light' | 'dark';
+export type { Prefs } from './generated/contract';
+/** The theme: "system" follows the system. */
+export type ThemePref = import('./generated/contract').Prefs['theme'];
 /** "" follows the system language. */
-export type LanguagePref = '' | 'en' | 'zh-CN';
-
-/** User preferences (settings.Prefs). */
-export interface Prefs {
-  theme: ThemePref;
-  language: LanguagePref;
-  /** Closing the window quits instead of keeping MCP Desk in the tray (SPEC F2). */
-  quitOnClose?: boolean;
-}
+export type LanguagePref = import('./generated/contract').Prefs['language'];
 
 /** What the desktop around the window offers now (settings.DesktopStatus, SPEC F2). */
 export interface DesktopStatus {

@@ -2,7 +2,6 @@
 // module that imports frontend/wailsjs.
 
 import * as MCPPool from '../../../wailsjs/go/mcppool/MCPPool';
-import * as SettingsService from '../../../wailsjs/go/settings/Service';
 import * as ChatService from '../../../wailsjs/go/chat/ChatService';
 import {
   EventsOnMultiple,
@@ -13,13 +12,12 @@ import {
   WindowSetMinSize,
   WindowSetSize,
 } from '../../../wailsjs/runtime/runtime';
-import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
-import type { RemoteGrant } from './remote';
+import type { Backend, MCPPoolBackend } from './backend';
 import type { TrustReport } from './trustTypes';
 import type { ServerDetail } from './serverDetail';
 import type { ChatServiceBackend } from './backend';
 import type { WindowBackend } from './backend';
-import { bindProviderManager, bindUsageStats, type Call } from './generated/contract';
+import { bindProviderManager, bindSettingsService, bindUsageStats, type Call } from './generated/contract';
 import type {
   AvailableTool,
   ChatPolicies,
@@ -41,8 +39,13 @@ import type {
   Tool,
   ToolCallOutcome,
   ToolSelection,
-  AppInfo,
-  KeychainStatus, DesktopStatus, DetectedConfig, ImportPreview, ImportResult, PoolDefaults, Prefs, RPCEntry, ServerView } from './types';
+  DetectedConfig,
+  ImportPreview,
+  ImportResult,
+  PoolDefaults,
+  RPCEntry,
+  ServerView,
+} from './types';
 
 // The generated functions take and return Wails' model classes; their JSON
 // shape is what types.ts describes, so the results are retyped here, once.
@@ -53,6 +56,15 @@ import type {
 function mcpJSON<T>(p: Promise<unknown>): Promise<T> {
   return p as Promise<T>;
 }
+
+// goCall reaches a bound Go method the way Wails' generated bindings do:
+// window.go.<package>.<service>.<method>. The services bound through it are
+// typed by the generated contract (backend/contract), so a drifted
+// argument or result fails svelte-check.
+const goCall: Call = (pkg, service, method, ...args) => window.go[pkg][service][method](...args);
+
+// The settings service: preferences, UI state, the keychain and desktop status, remote images.
+const settingsService = bindSettingsService(goCall);
 
 const mcpPool: MCPPoolBackend = {
   ListServers: () => MCPPool.ListServers() as Promise<ServerView[]>,
@@ -96,28 +108,6 @@ const mcpPool: MCPPoolBackend = {
   MoveSecretsToKeychain: (ids) => MCPPool.MoveSecretsToKeychain(ids),
 };
 
-const settingsService: SettingsBackend = {
-  Info: () => SettingsService.Info() as Promise<AppInfo>,
-  KeychainStatus: () => SettingsService.KeychainStatus() as Promise<KeychainStatus>,
-  RecheckKeychain: () => SettingsService.RecheckKeychain() as Promise<KeychainStatus>,
-  Prefs: () => SettingsService.Prefs() as Promise<Prefs>,
-  SavePrefs: (p) => SettingsService.SavePrefs(p as never) as Promise<Prefs>,
-  UIState: (key) => SettingsService.UIState(key),
-  SaveUIState: (key, value) => SettingsService.SaveUIState(key, value),
-  OpenDataFolder: () => SettingsService.OpenDataFolder(),
-  Desktop: () => SettingsService.Desktop() as Promise<DesktopStatus>,
-  RemoteImageGrants: () => SettingsService.RemoteImageGrants() as Promise<RemoteGrant[]>,
-  AllowRemoteImages: (scope, host) => SettingsService.AllowRemoteImages(scope, host) as Promise<RemoteGrant>,
-  RevokeRemoteImages: (scope, host) => SettingsService.RevokeRemoteImages(scope, host),
-  FetchRemoteImage: (scope, url) => SettingsService.FetchRemoteImage(scope, url),
-  OpenLink: (url) => SettingsService.OpenLink(url),
-};
-
-// goCall reaches a bound Go method the way Wails' generated bindings do:
-// window.go.<package>.<service>.<method>. The services bound through it are
-// typed by the generated contract (backend/contract), so a drifted
-// argument or result fails svelte-check.
-const goCall: Call = (pkg, service, method, ...args) => window.go[pkg][service][method](...args);
 
 // ProviderManager (SPEC C1–C3).
 const providerManager = bindProviderManager(goCall);

@@ -9,7 +9,7 @@ const DARK_QUERY = '(prefers-color-scheme: dark)';
  * empty language follows the system language.
  */
 export class PrefsStore {
-  #prefs = $state<Prefs>({ theme: 'system', language: '' });
+  #prefs = $state<Prefs>({ theme: 'system', language: '', quitOnClose: false });
   #systemDark = $state(false);
   #systemLang = $state<Locale>(systemLocale());
   #loaded = false;

@@ -562,19 +562,6 @@ export interface EnvVar {
 /** ExportBy is what one line of a CSV export sums up. */
 export type ExportBy = 'day' | 'provider' | 'model' | 'conversation' | 'calls';
 
-/** Grant is one host allowed in one scope. */
-export interface Grant {
-  scope: Scope;
-  host: string;
-  /**
-   * Label names the scope for the Settings screen: the conversation's
-   * title ("" when it has none) or the server's id.
-   */
-  label: string;
-  /** GrantedAt is when the host was allowed. */
-  grantedAt: string;
-}
-
 /**
  * Health is the verdict on a provider: a code the UI translates with its
  * parameters, whether the provider can be used, and where the verdict comes
@@ -873,9 +860,9 @@ export interface PoolDefaults {
 /** Prefs are the user's preferences. */
 export interface Prefs {
   /** "system" (default) | "light" | "dark" */
-  theme: string;
+  theme: 'system' | 'light' | 'dark';
   /** "" = follow the system | "en" | "zh-CN" */
-  language: string;
+  language: '' | 'en' | 'zh-CN';
   /**
    * QuitOnClose: closing the window quits MCP Desk. By default (false)
    * it stays in the system tray when a tray is shown (SPEC F2).
@@ -1089,6 +1076,28 @@ export interface RPCLogBatch {
   entries: RPCEntry[];
 }
 
+/** Grant is one host allowed in one scope. */
+export interface RemoteGrant {
+  scope: RemoteScope;
+  host: string;
+  /**
+   * Label names the scope for the Settings screen: the conversation's
+   * title ("" when it has none) or the server's id.
+   */
+  label: string;
+  /** GrantedAt is when the host was allowed. */
+  grantedAt: string;
+}
+
+/**
+ * Scope is where remote images were allowed: one conversation (ID is its
+ * decimal id) or one server (ID is its id in the MCP config).
+ */
+export interface RemoteScope {
+  kind: 'conversation' | 'server';
+  id: string;
+}
+
 /** ResourceUpdatedPayload says that one resource of one server changed. */
 export interface ResourceUpdatedPayload {
   server: string;
@@ -1141,15 +1150,6 @@ export interface SchemaChange {
   after?: string;
   /** Text is a word diff when both values are strings. */
   text?: DiffSpan[];
-}
-
-/**
- * Scope is where remote images were allowed: one conversation (ID is its
- * decimal id) or one server (ID is its id in the MCP config).
- */
-export interface Scope {
-  kind: 'conversation' | 'server';
-  id: string;
 }
 
 /** SearchHit is one message that matches a search. */
@@ -2153,14 +2153,14 @@ export function bindMCPPool(call: Call): MCPPool {
 /** SettingsService is the bound Go service settings.Service. */
 export interface SettingsService {
   /** AllowRemoteImages lets images from host load in scope until revoked. */
-  AllowRemoteImages(scope: Scope, host: string): Promise<Grant>;
+  AllowRemoteImages(scope: RemoteScope, host: string): Promise<RemoteGrant>;
   /** Desktop reports the tray and the global shortcut as they are now. */
   Desktop(): Promise<DesktopStatus>;
   /**
    * FetchRemoteImage fetches the image at url for scope, whose host must be
    * allowed there, and returns it as a data: URL (at most 10 MB of image).
    */
-  FetchRemoteImage(scope: Scope, url: string): Promise<string>;
+  FetchRemoteImage(scope: RemoteScope, url: string): Promise<string>;
   /** Info returns the facts about this installation given to New. */
   Info(): Promise<AppInfo>;
   /**
@@ -2195,9 +2195,9 @@ export interface SettingsService {
    * RemoteImageGrants lists the hosts allowed to show images, newest first,
    * each with the conversation or server it is allowed for.
    */
-  RemoteImageGrants(): Promise<Grant[]>;
+  RemoteImageGrants(): Promise<RemoteGrant[]>;
   /** RevokeRemoteImages stops images from host loading in scope. */
-  RevokeRemoteImages(scope: Scope, host: string): Promise<void>;
+  RevokeRemoteImages(scope: RemoteScope, host: string): Promise<void>;
   /**
    * SavePrefs validates p, stores it and returns what was stored. An empty
    * theme means the default theme; an unknown theme or language is an error
