@@ -408,6 +408,9 @@ func (g *generator) fields(b *bytes.Buffer, t reflect.Type, indent, where string
 		var typ string
 		switch {
 		case f.Tag.Get("ts_type") != "":
+			// The tag says how the field looks; the Go types it holds are
+			// still declared, for the tag to name them.
+			g.ts(f.Type, where+"."+f.Name)
 			typ = f.Tag.Get("ts_type")
 		case strings.Contains(","+opts+",", ",string,"):
 			typ = "string"

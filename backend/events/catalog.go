@@ -1,5 +1,12 @@
 package events
 
+import (
+	"fmt"
+	"reflect"
+
+	"mcpdesk/backend/contract/nonnull"
+)
+
 // Entry is one event of the contract: its name and the type of its
 // payload (a zero value; nil for an event without one).
 type Entry struct {
@@ -35,4 +42,36 @@ var Catalog = []Entry{
 	{UsageChanged, UsageChangedPayload{}},
 	{WindowQuickChat, QuickChatPayload{}},
 	{WindowShow, nil},
+}
+
+// Validate checks one emitted event against the contract: a name in
+// Catalog, a payload of its type, and no nil list or map where the
+// generated TypeScript promises one (nonnull.Check). The tests of the
+// packages that emit call it on every event they record.
+func Validate(name Name, payload any) []string {
+	for _, e := range Catalog {
+		if e.Name != name {
+			continue
+		}
+		if e.Payload == nil {
+			if payload != nil {
+				return []string{fmt.Sprintf("%s: carries no payload, got %T", name, payload)}
+			}
+			return nil
+		}
+		want := reflect.TypeOf(e.Payload)
+		got := reflect.TypeOf(payload)
+		if got != nil && got.Kind() == reflect.Pointer {
+			got = got.Elem()
+		}
+		if got != want {
+			return []string{fmt.Sprintf("%s: payload %v, the contract says %v", name, got, want)}
+		}
+		var out []string
+		for _, p := range nonnull.Check(payload) {
+			out = append(out, fmt.Sprintf("%s: %s is nil and would reach the UI as null", name, p))
+		}
+		return out
+	}
+	return []string{fmt.Sprintf("%s: not in events.Catalog", name)}
 }

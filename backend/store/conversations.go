@@ -205,10 +205,10 @@ type ConversationSettings struct {
 	Temperature *float64 `json:"temperature"`
 	// Servers are the ids of the MCP servers whose tools are offered. Nil
 	// means every enabled server; an empty list means none.
-	Servers []string `json:"servers"`
+	Servers []string `json:"servers" ts_type:"string[] | null"`
 	// Tools narrows tools per server id. Nil means every tool of the
 	// allowed servers.
-	Tools map[string]ToolFilter `json:"tools"`
+	Tools map[string]ToolFilter `json:"tools" ts_type:"Record<string, ToolFilter> | null"`
 	// MaxSteps caps the agent loop; nil means the application default.
 	MaxSteps *int `json:"maxSteps"`
 }

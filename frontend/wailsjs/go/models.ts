@@ -2349,27 +2349,13 @@ export namespace store {
 		    return a;
 		}
 	}
-	export class ToolFilter {
-	    allowed?: string[];
-	    disabled?: string[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolFilter(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.allowed = source["allowed"];
-	        this.disabled = source["disabled"];
-	    }
-	}
 	export class ConversationSettings {
 	    provider: string;
 	    model: string;
 	    systemPrompt: string;
 	    temperature?: number;
-	    servers: string[];
-	    tools: Record<string, ToolFilter>;
+	    servers: string[] | null;
+	    tools: Record<string, ToolFilter> | null;
 	    maxSteps?: number;
 	
 	    static createFrom(source: any = {}) {
@@ -2383,27 +2369,9 @@ export namespace store {
 	        this.systemPrompt = source["systemPrompt"];
 	        this.temperature = source["temperature"];
 	        this.servers = source["servers"];
-	        this.tools = this.convertValues(source["tools"], ToolFilter, true);
+	        this.tools = source["tools"];
 	        this.maxSteps = source["maxSteps"];
 	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
 	}
 	export class Conversation {
 	    id: number;
@@ -2711,6 +2679,20 @@ export namespace store {
 	}
 	
 	
+	export class ToolFilter {
+	    allowed?: string[];
+	    disabled?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolFilter(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.allowed = source["allowed"];
+	        this.disabled = source["disabled"];
+	    }
+	}
 
 }
 

@@ -373,12 +373,12 @@ export interface ConversationSettings {
    * Servers are the ids of the MCP servers whose tools are offered. Nil
    * means every enabled server; an empty list means none.
    */
-  servers: string[];
+  servers: string[] | null;
   /**
    * Tools narrows tools per server id. Nil means every tool of the
    * allowed servers.
    */
-  tools: Record<string, ToolFilter>;
+  tools: Record<string, ToolFilter> | null;
   /** MaxSteps caps the agent loop; nil means the application default. */
   maxSteps: number | null;
 }
