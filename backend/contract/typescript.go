@@ -145,7 +145,13 @@ func (g *generator) service(out *bytes.Buffer, s Service) {
 		case ft.NumOut() == 0:
 		case ft.NumOut() == 1 && ft.Out(0) == errorType:
 		case ft.NumOut() == 1 || (ft.NumOut() == 2 && ft.Out(1) == errorType):
-			result = g.ts(ft.Out(0), s.Name+"."+m.Name+" result")
+			out := ft.Out(0)
+			if out.Kind() == reflect.Pointer {
+				// A method returns a nil pointer only with an error,
+				// which rejects the promise instead.
+				out = out.Elem()
+			}
+			result = g.ts(out, s.Name+"."+m.Name+" result")
 		default:
 			g.fail("%s.%s: a bound method returns a value and an error at most", s.Name, m.Name)
 		}

@@ -1990,7 +1990,7 @@ export interface MCPPool {
    */
   DetectConfigs(): Promise<DetectedConfig[]>;
   /** GetPrompt gets a prompt with its arguments filled in. */
-  GetPrompt(server: string, name: string, args: Record<string, string>): Promise<MCP.GetPromptResult | null>;
+  GetPrompt(server: string, name: string, args: Record<string, string>): Promise<MCP.GetPromptResult>;
   /**
    * Import adds the servers of the preview with this token to the app's
    * config: those whose ids are listed, or all of them when ids is empty —
@@ -2002,9 +2002,9 @@ export interface MCPPool {
   /** ListPrompts returns the prompts a server offers, as last listed. */
   ListPrompts(server: string): Promise<MCP.Prompt[]>;
   /** ListResourceTemplates returns one page of a server's resource templates. */
-  ListResourceTemplates(server: string, cursor: string): Promise<MCP.ListResourceTemplatesResult | null>;
+  ListResourceTemplates(server: string, cursor: string): Promise<MCP.ListResourceTemplatesResult>;
   /** ListResources returns one page of a server's resources ("" = first). */
-  ListResources(server: string, cursor: string): Promise<MCP.ListResourcesResult | null>;
+  ListResources(server: string, cursor: string): Promise<MCP.ListResourcesResult>;
   /** ListSavedRequests returns a server's saved tool requests, by name. */
   ListSavedRequests(server: string): Promise<SavedRequest[]>;
   /** ListServers returns every configured server with its status. */
@@ -2040,7 +2040,7 @@ export interface MCPPool {
   /** RPCLog returns the JSON-RPC messages held by the logger, oldest first. */
   RPCLog(): Promise<RPCEntry[]>;
   /** ReadResource reads one resource. */
-  ReadResource(server: string, uri: string): Promise<MCP.ReadResourceResult | null>;
+  ReadResource(server: string, uri: string): Promise<MCP.ReadResourceResult>;
   /** RemoveServer removes a server and disconnects it. */
   RemoveServer(id: string): Promise<void>;
   /** ResourceSubscriptions lists the resources of a server the user subscribed to. */
