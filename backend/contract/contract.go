@@ -48,17 +48,21 @@ var Services = []Service{
 // another package's type in the contract (without an entry here such a
 // clash fails generation), or says too little without its package.
 var Names = map[reflect.Type]string{
-	reflect.TypeFor[remotecontent.Scope]():   "RemoteScope",
-	reflect.TypeFor[remotecontent.Grant]():   "RemoteGrant",
-	reflect.TypeFor[usage.Totals]():          "UsageTotals",
-	reflect.TypeFor[usage.Row]():             "UsageRow",
-	reflect.TypeFor[usage.ConversationRow](): "ConversationUsageRow",
-	reflect.TypeFor[trust.Change]():          "TrustChange",
-	reflect.TypeFor[trust.Span]():            "DiffSpan",
-	reflect.TypeFor[trust.Warning]():         "TrustWarning",
-	reflect.TypeFor[mcpconfig.Change]():      "ImportChange",
-	reflect.TypeFor[mcpconfig.Warning]():     "ImportWarning",
-	reflect.TypeFor[store.Role]():            "MessageRole",
+	reflect.TypeFor[remotecontent.Scope]():     "RemoteScope",
+	reflect.TypeFor[remotecontent.Grant]():     "RemoteGrant",
+	reflect.TypeFor[usage.Totals]():            "UsageTotals",
+	reflect.TypeFor[usage.Row]():               "UsageRow",
+	reflect.TypeFor[usage.ConversationRow]():   "ConversationUsageRow",
+	reflect.TypeFor[trust.Change]():            "TrustChange",
+	reflect.TypeFor[trust.Span]():              "DiffSpan",
+	reflect.TypeFor[trust.Warning]():           "TrustWarning",
+	reflect.TypeFor[mcpconfig.Change]():        "ImportChange",
+	reflect.TypeFor[mcpconfig.Warning]():       "ImportWarning",
+	reflect.TypeFor[mcpconfig.Problem]():       "ImportProblem",
+	reflect.TypeFor[mcpconfig.Shown]():         "ShownValue",
+	reflect.TypeFor[mcpconfig.Pair]():          "ShownPair",
+	reflect.TypeFor[mcpconfig.ServerPreview](): "ImportItem",
+	reflect.TypeFor[store.Role]():              "MessageRole",
 }
 
 // Shape is how a Go type that writes its own JSON looks on the wire, as a

@@ -17,23 +17,23 @@ type ServerView struct {
 // read from the backend has an empty Value and Keep set, and saving it with
 // Keep still set keeps the stored value.
 type ServerSpec struct {
-	ID             string       `json:"id"`
-	Type           string       `json:"type"` // stdio | http | sse
-	Command        string       `json:"command"`
-	Args           []string     `json:"args"`
-	Env            []SecretPair `json:"env"`
-	Cwd            string       `json:"cwd"`
-	URL            string       `json:"url"`
-	Headers        []SecretPair `json:"headers"`
-	Enabled        bool         `json:"enabled"`
-	TimeoutMs      int          `json:"timeoutMs"`
-	MaxConcurrency int          `json:"maxConcurrency"`
+	ID             string              `json:"id"`
+	Type           mcpconfig.Transport `json:"type"`
+	Command        string              `json:"command"`
+	Args           []string            `json:"args"`
+	Env            []SecretPair        `json:"env"`
+	Cwd            string              `json:"cwd"`
+	URL            string              `json:"url"`
+	Headers        []SecretPair        `json:"headers"`
+	Enabled        bool                `json:"enabled"`
+	TimeoutMs      int                 `json:"timeoutMs"`
+	MaxConcurrency int                 `json:"maxConcurrency"`
 	// MaxMessageBytes is the largest message the server may send (0: the
 	// default, 32 MB).
 	MaxMessageBytes int    `json:"maxMessageBytes"`
 	ProtocolVersion string `json:"protocolVersion"`
 	// Roots are the folders the server may work in (absolute paths).
-	Roots []string `json:"roots"`
+	Roots []string `json:"roots,omitempty"`
 }
 
 // SecretPair is one env variable or header. A plain value is read and
@@ -47,10 +47,10 @@ type SecretPair struct {
 	// Keep keeps the stored value (of a secret, whose value was withheld).
 	Keep bool `json:"keep"`
 	// Secret: read, the value is withheld; written, it goes to the keychain.
-	Secret bool `json:"secret"`
+	Secret bool `json:"secret,omitempty"`
 	// InFile (read only) says a secret is still written in plain text in the
 	// config file; saving it with Secret set moves it to the keychain.
-	InFile bool `json:"inFile"`
+	InFile bool `json:"inFile,omitempty"`
 }
 
 // ImportPreview shows what importing a config file would do: every server

@@ -164,7 +164,7 @@ func nonNil(s []string) []string {
 func specFromConfig(c mcpconfig.Server) ServerSpec {
 	return ServerSpec{
 		ID:              c.ID,
-		Type:            string(c.Effective()),
+		Type:            c.Effective(),
 		Command:         c.Command,
 		Args:            nonNil(c.Args),
 		Env:             withheld(c.ID, mcpconfig.EnvPair, c.Env),
@@ -216,7 +216,7 @@ func configFromSpec(spec ServerSpec, prev mcpconfig.Server, store SecretStore) (
 	}
 	srv = prev
 	srv.ID = spec.ID
-	srv.Type = mcpconfig.Transport(spec.Type)
+	srv.Type = spec.Type
 	srv.Command, srv.Args, srv.Env, srv.Cwd = "", nil, nil, ""
 	srv.URL, srv.Headers = "", nil
 	switch srv.Type {

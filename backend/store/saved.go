@@ -20,8 +20,8 @@ type SavedRequest struct {
 	Name        string         `json:"name"`
 	Description string         `json:"description"`
 	Arguments   map[string]any `json:"arguments"`
-	CreatedAt   time.Time      `json:"createdAt"`
-	UpdatedAt   time.Time      `json:"updatedAt"`
+	CreatedAt   time.Time      `json:"createdAt,omitzero"`
+	UpdatedAt   time.Time      `json:"updatedAt,omitzero"`
 }
 
 type savedRequestRow struct {

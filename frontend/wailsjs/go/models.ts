@@ -1436,8 +1436,8 @@ export namespace mcppool {
 	    key: string;
 	    value: string;
 	    keep: boolean;
-	    secret: boolean;
-	    inFile: boolean;
+	    secret?: boolean;
+	    inFile?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SecretPair(source);
@@ -1514,7 +1514,7 @@ export namespace mcppool {
 	    maxConcurrency: number;
 	    maxMessageBytes: number;
 	    protocolVersion: string;
-	    roots: string[];
+	    roots?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ServerSpec(source);

@@ -633,8 +633,64 @@ export interface ImportChange {
    * Old and New are the values before and after: one for a single
    * value, one per item for a list; empty when not set.
    */
-  old: Shown[];
-  new: Shown[];
+  old: ShownValue[];
+  new: ShownValue[];
+}
+
+/**
+ * ServerPreview is one server of a file to import as the preview shows it.
+ * Every text in it is safe to show: secrets are masked (see Shown) and
+ * control, invisible and bidirectional characters are made visible.
+ */
+export interface ImportItem {
+  id: string;
+  transport: 'stdio' | 'http' | 'sse';
+  /** Summary is the command line or URL on one line, for a collapsed row. */
+  summary: string;
+  /** Enabled is false for a server the file imports switched off. */
+  enabled: boolean;
+  /**
+   * Replaces is true when a server with this id is already configured:
+   * importing replaces it. Changes then lists what differs; none means
+   * the two are identical.
+   */
+  replaces: boolean;
+  changes: ImportChange[];
+  /**
+   * A stdio server: the program, its arguments (one each), its working
+   * folder and its environment variables, sorted by name.
+   */
+  command: ShownValue;
+  args: ShownValue[];
+  cwd: ShownValue;
+  env: ShownPair[];
+  /**
+   * A remote server: the URL, the host it connects to ("" when the URL
+   * has none), and the headers sent with every request, sorted by name.
+   */
+  url: ShownValue;
+  host: string;
+  headers: ShownPair[];
+  /** Roots are the folders the server may work in. */
+  roots: ShownValue[];
+  /**
+   * Reads are the environment variables the server reads from the
+   * user's environment (${VAR}), sorted; Inputs the VS Code inputs
+   * (${input:id}) it refers to, which MCP Desk does not prompt for.
+   */
+  reads: string[];
+  inputs: string[];
+  /** Warnings are the settings the user should look at twice. */
+  warnings: ImportWarning[];
+  /**
+   * Line and Col are where the entry is in the file (0 when not
+   * known). Problems say what is wrong with it: an entry with problems
+   * cannot be imported, and then only its id is shown (see
+   * PreviewEntries).
+   */
+  line: number;
+  col: number;
+  problems: ImportProblem[];
 }
 
 /**
@@ -651,7 +707,35 @@ export interface ImportPreview {
   token: string;
   file: string;
   format: 'cursor' | 'claude' | 'vscode' | 'windsurf' | 'cline' | 'mcpdesk';
-  items: ServerPreview[];
+  items: ImportItem[];
+}
+
+/**
+ * Problem is one thing wrong with an entry of a file to import, as the
+ * preview shows it: where it is and what is wrong, in plain words. Its
+ * texts are safe to show: secrets of the file are hidden and control,
+ * invisible and bidirectional characters made visible.
+ */
+export interface ImportProblem {
+  /**
+   * Line and Col are the 1-based position in the file (Col counts
+   * characters); 0 when not known.
+   */
+  line: number;
+  col: number;
+  /**
+   * Field is the field the problem is in ("" when it is about the entry
+   * as a whole).
+   */
+  field: string;
+  /**
+   * Message says what is wrong and, where it helps, how to fix it, in
+   * English. Code and Params say it for the UI to word in the user's
+   * language (errors.<code>); Code is "" when it has no words for it.
+   */
+  message: string;
+  code?: string;
+  params?: Record<string, unknown>;
 }
 
 /** ImportResult says what an import changed. */
@@ -829,12 +913,6 @@ export interface OllamaStatus {
   url: string;
 }
 
-/** Pair is an environment variable or a header. */
-export interface Pair {
-  name: string;
-  value: Shown;
-}
-
 /**
  * PickerProvider is one group of the model picker: a usable provider and its
  * models.
@@ -917,34 +995,6 @@ export interface Price {
    * set (which may replace a shipped one).
    */
   source: 'default' | 'user';
-}
-
-/**
- * Problem is one thing wrong with an entry of a file to import, as the
- * preview shows it: where it is and what is wrong, in plain words. Its
- * texts are safe to show: secrets of the file are hidden and control,
- * invisible and bidirectional characters made visible.
- */
-export interface Problem {
-  /**
-   * Line and Col are the 1-based position in the file (Col counts
-   * characters); 0 when not known.
-   */
-  line: number;
-  col: number;
-  /**
-   * Field is the field the problem is in ("" when it is about the entry
-   * as a whole).
-   */
-  field: string;
-  /**
-   * Message says what is wrong and, where it helps, how to fix it, in
-   * English. Code and Params say it for the UI to word in the user's
-   * language (errors.<code>); Code is "" when it has no words for it.
-   */
-  message: string;
-  code?: string;
-  params?: Record<string, unknown>;
 }
 
 /**
@@ -1127,8 +1177,8 @@ export interface SavedRequest {
   name: string;
   description: string;
   arguments: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
+  createdAt?: string;
+  updatedAt?: string;
 }
 
 /**
@@ -1187,12 +1237,12 @@ export interface SecretPair {
   /** Keep keeps the stored value (of a secret, whose value was withheld). */
   keep: boolean;
   /** Secret: read, the value is withheld; written, it goes to the keychain. */
-  secret: boolean;
+  secret?: boolean;
   /**
    * InFile (read only) says a secret is still written in plain text in the
    * config file; saving it with Secret set moves it to the keychain.
    */
-  inFile: boolean;
+  inFile?: boolean;
 }
 
 /** SendRequest is a user message to send. */
@@ -1270,62 +1320,6 @@ export interface ServerDetail {
   starts: StartRecord[];
 }
 
-/**
- * ServerPreview is one server of a file to import as the preview shows it.
- * Every text in it is safe to show: secrets are masked (see Shown) and
- * control, invisible and bidirectional characters are made visible.
- */
-export interface ServerPreview {
-  id: string;
-  transport: 'stdio' | 'http' | 'sse';
-  /** Summary is the command line or URL on one line, for a collapsed row. */
-  summary: string;
-  /** Enabled is false for a server the file imports switched off. */
-  enabled: boolean;
-  /**
-   * Replaces is true when a server with this id is already configured:
-   * importing replaces it. Changes then lists what differs; none means
-   * the two are identical.
-   */
-  replaces: boolean;
-  changes: ImportChange[];
-  /**
-   * A stdio server: the program, its arguments (one each), its working
-   * folder and its environment variables, sorted by name.
-   */
-  command: Shown;
-  args: Shown[];
-  cwd: Shown;
-  env: Pair[];
-  /**
-   * A remote server: the URL, the host it connects to ("" when the URL
-   * has none), and the headers sent with every request, sorted by name.
-   */
-  url: Shown;
-  host: string;
-  headers: Pair[];
-  /** Roots are the folders the server may work in. */
-  roots: Shown[];
-  /**
-   * Reads are the environment variables the server reads from the
-   * user's environment (${VAR}), sorted; Inputs the VS Code inputs
-   * (${input:id}) it refers to, which MCP Desk does not prompt for.
-   */
-  reads: string[];
-  inputs: string[];
-  /** Warnings are the settings the user should look at twice. */
-  warnings: ImportWarning[];
-  /**
-   * Line and Col are where the entry is in the file (0 when not
-   * known). Problems say what is wrong with it: an entry with problems
-   * cannot be imported, and then only its id is shown (see
-   * PreviewEntries).
-   */
-  line: number;
-  col: number;
-  problems: Problem[];
-}
-
 /** ServerProblem is a failure the UI can word itself. */
 export interface ServerProblem {
   /**
@@ -1354,8 +1348,7 @@ export interface ServerProblem {
  */
 export interface ServerSpec {
   id: string;
-  /** stdio | http | sse */
-  type: string;
+  type: Transport;
   command: string;
   args: string[];
   env: SecretPair[];
@@ -1372,7 +1365,7 @@ export interface ServerSpec {
   maxMessageBytes: number;
   protocolVersion: string;
   /** Roots are the folders the server may work in (absolute paths). */
-  roots: string[];
+  roots?: string[];
 }
 
 /** ServerState is the connection state of one server. */
@@ -1437,8 +1430,14 @@ export interface ServersChangedPayload {
   ids: string[];
 }
 
+/** Pair is an environment variable or a header. */
+export interface ShownPair {
+  name: string;
+  value: ShownValue;
+}
+
 /** Shown is one value as the preview shows it. */
-export interface Shown {
+export interface ShownValue {
   /**
    * Text is the value. For a secret it is only a hint such as
    * "sk-…9f2c" (Secret is set); parts of a value that are secrets are
