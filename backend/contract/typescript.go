@@ -137,7 +137,11 @@ func (g *generator) service(out *bytes.Buffer, s Service) {
 			if tsReserved[name] {
 				name += "_"
 			}
-			params = append(params, name+": "+g.ts(ft.In(j), fmt.Sprintf("%s.%s(%s)", s.Name, m.Name, name)))
+			typ := g.ts(ft.In(j), fmt.Sprintf("%s.%s(%s)", s.Name, m.Name, name))
+			if ft.In(j).Kind() == reflect.Map {
+				typ += " | null" // decodes to a nil map, which reads as empty
+			}
+			params = append(params, name+": "+typ)
 			args = append(args, name)
 		}
 		result := "void"

@@ -25,7 +25,8 @@ type ToolCallRequest struct {
 // ToolCallOutcome is a finished tool call. A tool that failed says so in
 // Result.IsError; an error from CallTool means the call itself failed.
 type ToolCallOutcome struct {
-	Result     *mcp.CallToolResult `json:"result"`
+	// Result is set whenever CallTool returns no error.
+	Result     *mcp.CallToolResult `json:"result" ts_type:"MCP.CallToolResult"`
 	DurationMs float64             `json:"durationMs"`
 }
 

@@ -3,29 +3,6 @@
 // backend with setBackend. Only files in src/lib/api use this module.
 
 import type {
-  Completion,
-  CompletionRef,
-  ElicitationAction,
-  GetPromptResult,
-  LogLevel,
-  Prompt,
-  ReadResourceResult,
-  SavedRequest,
-  ResourcePage,
-  TemplatePage,
-  Tool,
-  ToolSelection,
-  ToolCallOutcome,
-  ToolCallRequest,
-  DetectedConfig,
-  ImportPreview,
-  ImportResult,
-  PoolDefaults,
-  RPCEntry,
-  ServerSpec,
-  ServerView,
-} from './types';
-import type {
   ApprovalDecision,
   AvailableTool,
   ChatPolicies,
@@ -43,51 +20,11 @@ import type {
   TurnStarted,
 } from './chatTypes';
 import type { TrustReport } from './trustTypes';
-import type { ServerDetail } from './serverDetail';
 import { wailsBackend } from './wails';
-import type { ProviderManager, SettingsService, UsageStats } from './generated/contract';
+import type { MCPPool, ProviderManager, SettingsService, UsageStats } from './generated/contract';
 
-/** The MCPPool service bound from Go. */
-export interface MCPPoolBackend {
-  ListServers(): Promise<ServerView[]>;
-  SaveServer(originalID: string, spec: ServerSpec): Promise<ServerView>;
-  RemoveServer(id: string): Promise<void>;
-  SetEnabled(id: string, enabled: boolean): Promise<ServerView>;
-  Restart(id: string): Promise<void>;
-  ServerDetail(id: string): Promise<ServerDetail>;
-  ChooseImportFile(): Promise<string>;
-  ChooseFolder(): Promise<string>;
-  PreviewImport(path: string): Promise<ImportPreview>;
-  Import(token: string, ids: string[]): Promise<ImportResult>;
-  PreviewImportData(name: string, content: string): Promise<ImportPreview>;
-  DetectConfigs(): Promise<DetectedConfig[]>;
-  RPCLog(): Promise<RPCEntry[]>;
-  ClearRPCLog(): Promise<void>;
-  ConfigFile(): Promise<string>;
-  ListTools(server: string): Promise<Tool[]>;
-  CallTool(req: ToolCallRequest): Promise<ToolCallOutcome>;
-  CancelCall(callId: string): Promise<void>;
-  ListResources(server: string, cursor: string): Promise<ResourcePage>;
-  ListResourceTemplates(server: string, cursor: string): Promise<TemplatePage>;
-  ReadResource(server: string, uri: string): Promise<ReadResourceResult>;
-  SubscribeResource(server: string, uri: string): Promise<void>;
-  UnsubscribeResource(server: string, uri: string): Promise<void>;
-  ResourceSubscriptions(server: string): Promise<string[]>;
-  ListPrompts(server: string): Promise<Prompt[]>;
-  GetPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult>;
-  SetLogLevel(server: string, level: LogLevel): Promise<void>;
-  ToolSelection(server: string): Promise<ToolSelection>;
-  SetToolEnabled(server: string, tool: string, enabled: boolean): Promise<ToolSelection>;
-  Complete(server: string, ref: CompletionRef, arg: string, value: string, filled: Record<string, string>): Promise<Completion>;
-  ListSavedRequests(server: string): Promise<SavedRequest[]>;
-  SaveRequest(r: SavedRequest): Promise<SavedRequest>;
-  DeleteSavedRequest(id: number): Promise<void>;
-  AnswerElicitation(id: string, action: ElicitationAction, content: Record<string, unknown> | null): Promise<void>;
-  Defaults(): Promise<PoolDefaults>;
-  SaveDefaults(d: PoolDefaults): Promise<PoolDefaults>;
-  RevealSecret(server: string, kind: 'env' | 'header', name: string): Promise<string>;
-  MoveSecretsToKeychain(ids: string[]): Promise<number>;
-}
+/** The MCPPool service bound from Go, as generated from Go (backend/contract). */
+export type MCPPoolBackend = MCPPool;
 
 /** The settings service bound from Go, as generated from Go (backend/contract). */
 export type SettingsBackend = SettingsService;

@@ -575,7 +575,7 @@ export class FakeBackend implements Backend {
               prompts: s.status.prompts > 0, promptsListChanged: false,
               logging: true, completions: false, tasks: false, experimental: [],
             }
-          : undefined,
+          : null, // as Go sends it for a server that is not connected
         instructions: up ? (this.instructions.get(id) ?? '') : '',
         stderr: s.status.stderr ?? '',
         starts: structuredClone(this.starts.get(id) ?? []),
@@ -655,7 +655,8 @@ export class FakeBackend implements Backend {
     ListTools: async (server) => {
       this.#record('ListTools', [server]);
       this.#known(server);
-      return structuredClone(this.tools[server] ?? []);
+      // Go lists every tool with its trust reading (mcpdesk).
+      return structuredClone(this.tools[server] ?? []).map((t) => ({ ...t, mcpdesk: t.mcpdesk ?? { hash: '', warnings: [] } }));
     },
     CallTool: async (req) => {
       this.#record('CallTool', [req]);
@@ -767,13 +768,14 @@ export class FakeBackend implements Backend {
     },
     AnswerElicitation: async (id, action, content) => {
       this.#record('AnswerElicitation', [id, action, content]);
+      if (action !== 'accept' && action !== 'decline' && action !== 'cancel') throw `answer must be accept, decline or cancel, not "${action}"`;
       if (!this.pendingElicitations.delete(id)) throw 'this question is no longer waiting for an answer';
       this.emit('mcp:elicitation-done', { id, action });
     },
     GetPrompt: async (server, name, args) => {
       this.#record('GetPrompt', [server, name, args]);
       this.#known(server);
-      return this.#promptResult(server, name, args);
+      return this.#promptResult(server, name, args ?? {});
     },
     Defaults: async () => {
       this.#record('Defaults', []);

@@ -2,7 +2,6 @@
 // frontend (backend/mcppool/api.go, backend/events/events.go, backend/settings).
 // JSON field names are exact; keep them in step with the Go side.
 
-import type { ToolTrust } from './trustTypes';
 
 /** How the app talks to one server. */
 export type {
@@ -82,119 +81,53 @@ export type LanguagePref = import('./generated/contract').Prefs['language'];
 
 export type JSONSchema = Record<string, unknown>;
 
-/** ToolAnnotations are a tool's behaviour hints. */
-export interface ToolAnnotations {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
-
-export interface Icon {
-  src: string;
-  mimeType?: string;
-  sizes?: string[];
-}
-
-export interface Tool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: JSONSchema;
-  outputSchema?: JSONSchema;
-  annotations?: ToolAnnotations;
-  icons?: Icon[];
-  _meta?: Record<string, unknown>;
-  /** MCP Desk's reading of the definition (mcp.ListedTool, SPEC G1): its hash and what looks suspicious. */
-  mcpdesk?: ToolTrust;
-}
-
-/** ResourceContents is a resource's body: text, or a base64 blob. */
-export interface ResourceContents {
-  uri: string;
-  mimeType?: string;
-  text?: string;
-  blob?: string;
-  _meta?: Record<string, unknown>;
-}
-
-/** Content is one item of a tool result or a prompt message. */
-export type Content =
-  | { type: 'text'; text: string }
-  | { type: 'image'; data: string; mimeType: string }
-  | { type: 'audio'; data: string; mimeType: string }
-  | { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string }
-  | { type: 'resource'; resource: ResourceContents };
-
-export interface CallToolResult {
-  content: Content[];
-  structuredContent?: unknown;
-  isError?: boolean;
-  _meta?: Record<string, unknown>;
-}
+// MCP's own objects, as the official schema types them (mcp-go writes them
+// with the protocol's JSON).
+export type {
+  Annotations,
+  CallToolResult,
+  ContentBlock as Content,
+  GetPromptResult,
+  Icon,
+  ListResourcesResult as ResourcePage,
+  ListResourceTemplatesResult as TemplatePage,
+  Prompt,
+  PromptArgument,
+  PromptMessage,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ToolAnnotations,
+} from '@modelcontextprotocol/sdk/spec.types.js';
+/** The contents of a resource: text or base64 bytes (MCP's two kinds, either field readable). */
+export type ResourceContents = import('@modelcontextprotocol/sdk/spec.types.js').ResourceContents &
+  Partial<Pick<import('@modelcontextprotocol/sdk/spec.types.js').TextResourceContents, 'text'>> &
+  Partial<Pick<import('@modelcontextprotocol/sdk/spec.types.js').BlobResourceContents, 'blob'>>;
+export type { ListedTool, ToolCallOutcome } from './generated/contract';
+/**
+ * A tool as the UI holds it: MCP's definition, with MCP Desk's reading of
+ * it (mcpdesk) where the pool listed it (ListedTool always has one).
+ */
+export type Tool = import('@modelcontextprotocol/sdk/spec.types.js').Tool & {
+  mcpdesk?: import('./generated/contract').ToolTrust;
+};
 
 
-/** ToolCallOutcome is a finished call; a tool failure is result.isError. */
-export interface ToolCallOutcome {
-  result: CallToolResult;
-  durationMs: number;
-}
 
-export interface Resource {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-}
 
-export interface ResourceTemplate {
-  uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-}
 
-export interface ResourcePage {
-  resources: Resource[];
-  nextCursor?: string;
-}
 
-export interface TemplatePage {
-  resourceTemplates: ResourceTemplate[];
-  nextCursor?: string;
-}
 
-export interface ReadResourceResult {
-  contents: ResourceContents[];
-}
 
-export interface PromptArgument {
-  name: string;
-  title?: string;
-  description?: string;
-  required?: boolean;
-}
 
-export interface Prompt {
-  name: string;
-  title?: string;
-  description?: string;
-  arguments?: PromptArgument[];
-}
 
-export interface PromptMessage {
-  role: 'user' | 'assistant';
-  content: Content;
-}
 
-export interface GetPromptResult {
-  description?: string;
-  messages: PromptMessage[];
-}
+
+
+
+
+
+
 
 
 

@@ -1,7 +1,6 @@
 // The production backend: the generated Wails bindings. This is the only
 // module that imports frontend/wailsjs.
 
-import * as MCPPool from '../../../wailsjs/go/mcppool/MCPPool';
 import * as ChatService from '../../../wailsjs/go/chat/ChatService';
 import {
   EventsOnMultiple,
@@ -12,12 +11,11 @@ import {
   WindowSetMinSize,
   WindowSetSize,
 } from '../../../wailsjs/runtime/runtime';
-import type { Backend, MCPPoolBackend } from './backend';
+import type { Backend } from './backend';
 import type { TrustReport } from './trustTypes';
-import type { ServerDetail } from './serverDetail';
 import type { ChatServiceBackend } from './backend';
 import type { WindowBackend } from './backend';
-import { bindProviderManager, bindSettingsService, bindUsageStats, type Call } from './generated/contract';
+import { bindMCPPool, bindProviderManager, bindSettingsService, bindUsageStats, type Call } from './generated/contract';
 import type {
   AvailableTool,
   ChatPolicies,
@@ -28,34 +26,10 @@ import type {
   SearchHit,
   TurnStarted,
 } from './chatTypes';
-import type {
-  Completion,
-  GetPromptResult,
-  Prompt,
-  ReadResourceResult,
-  ResourcePage,
-  SavedRequest,
-  TemplatePage,
-  Tool,
-  ToolCallOutcome,
-  ToolSelection,
-  DetectedConfig,
-  ImportPreview,
-  ImportResult,
-  PoolDefaults,
-  RPCEntry,
-  ServerView,
-} from './types';
 
-// The generated functions take and return Wails' model classes; their JSON
-// shape is what types.ts describes, so the results are retyped here, once.
-// A signature that drifts from Go fails svelte-check on these lines.
-// mcpJSON retypes an inspector result: mcp-go writes MCP objects with
-// custom JSON (the protocol's), which Wails' generated models, read from the
-// Go structs, do not describe; types.ts does.
-function mcpJSON<T>(p: Promise<unknown>): Promise<T> {
-  return p as Promise<T>;
-}
+// ChatService still goes through Wails' generated functions, whose model
+// classes are retyped to chatTypes.ts here; the other services are bound
+// through the generated contract below.
 
 // goCall reaches a bound Go method the way Wails' generated bindings do:
 // window.go.<package>.<service>.<method>. The services bound through it are
@@ -66,47 +40,8 @@ const goCall: Call = (pkg, service, method, ...args) => window.go[pkg][service][
 // The settings service: preferences, UI state, the keychain and desktop status, remote images.
 const settingsService = bindSettingsService(goCall);
 
-const mcpPool: MCPPoolBackend = {
-  ListServers: () => MCPPool.ListServers() as Promise<ServerView[]>,
-  SaveServer: (id, spec) => MCPPool.SaveServer(id, spec as never) as Promise<ServerView>,
-  RemoveServer: (id) => MCPPool.RemoveServer(id),
-  SetEnabled: (id, enabled) => MCPPool.SetEnabled(id, enabled) as Promise<ServerView>,
-  Restart: (id) => MCPPool.Restart(id),
-  ServerDetail: (id) => mcpJSON<ServerDetail>(MCPPool.ServerDetail(id)),
-  ChooseImportFile: () => MCPPool.ChooseImportFile(),
-  ChooseFolder: () => MCPPool.ChooseFolder(),
-  PreviewImport: (path) => MCPPool.PreviewImport(path) as Promise<ImportPreview>,
-  Import: (token, ids) => MCPPool.Import(token, ids) as Promise<ImportResult>,
-  PreviewImportData: (name, content) => MCPPool.PreviewImportData(name, content) as Promise<ImportPreview>,
-  DetectConfigs: () => MCPPool.DetectConfigs() as Promise<DetectedConfig[]>,
-  RPCLog: () => MCPPool.RPCLog() as Promise<RPCEntry[]>,
-  ClearRPCLog: () => MCPPool.ClearRPCLog(),
-  ConfigFile: () => MCPPool.ConfigFile(),
-  ListTools: (server) => mcpJSON<Tool[]>(MCPPool.ListTools(server)),
-  CallTool: (req) => mcpJSON<ToolCallOutcome>(MCPPool.CallTool(req as never)),
-  CancelCall: (callId) => MCPPool.CancelCall(callId),
-  ListResources: (server, cursor) => mcpJSON<ResourcePage>(MCPPool.ListResources(server, cursor)),
-  ListResourceTemplates: (server, cursor) => mcpJSON<TemplatePage>(MCPPool.ListResourceTemplates(server, cursor)),
-  ReadResource: (server, uri) => mcpJSON<ReadResourceResult>(MCPPool.ReadResource(server, uri)),
-  SubscribeResource: (server, uri) => MCPPool.SubscribeResource(server, uri),
-  UnsubscribeResource: (server, uri) => MCPPool.UnsubscribeResource(server, uri),
-  ResourceSubscriptions: (server) => MCPPool.ResourceSubscriptions(server),
-  ListPrompts: (server) => mcpJSON<Prompt[]>(MCPPool.ListPrompts(server)),
-  Complete: (server, ref, arg, value, filled) =>
-    MCPPool.Complete(server, ref as never, arg, value, filled) as Promise<Completion>,
-  ToolSelection: (server) => MCPPool.ToolSelection(server) as Promise<ToolSelection>,
-  SetToolEnabled: (server, tool, enabled) => MCPPool.SetToolEnabled(server, tool, enabled) as Promise<ToolSelection>,
-  SetLogLevel: (server, level) => MCPPool.SetLogLevel(server, level),
-  ListSavedRequests: (server) => MCPPool.ListSavedRequests(server) as Promise<SavedRequest[]>,
-  SaveRequest: (r) => MCPPool.SaveRequest(r as never) as Promise<SavedRequest>,
-  DeleteSavedRequest: (id) => MCPPool.DeleteSavedRequest(id),
-  AnswerElicitation: (id, action, content) => MCPPool.AnswerElicitation(id, action, content ?? {}),
-  GetPrompt: (server, name, args) => mcpJSON<GetPromptResult>(MCPPool.GetPrompt(server, name, args)),
-  Defaults: () => MCPPool.Defaults() as Promise<PoolDefaults>,
-  SaveDefaults: (d) => MCPPool.SaveDefaults(d as never) as Promise<PoolDefaults>,
-  RevealSecret: (server, kind, name) => MCPPool.RevealSecret(server, kind, name),
-  MoveSecretsToKeychain: (ids) => MCPPool.MoveSecretsToKeychain(ids),
-};
+// MCPPool: servers, the inspector, the logger, import.
+const mcpPool = bindMCPPool(goCall);
 
 
 // ProviderManager (SPEC C1–C3).

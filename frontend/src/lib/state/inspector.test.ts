@@ -119,7 +119,7 @@ describe('ResourcesStore', () => {
     expect(store.expandedURI(t)).toBe('x://7');
     await store.readTemplate(t);
     expect(fake.callsOf('ReadResource')).toEqual([['a', 'x://7']]);
-    expect(store.read?.result?.contents[0].text).toBe('contents of x://7');
+    expect(store.read?.result?.contents[0]).toMatchObject({ text: 'contents of x://7' });
   });
 
   it('tolerates Go sending null lists', async () => {

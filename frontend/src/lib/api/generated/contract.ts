@@ -1543,7 +1543,8 @@ export interface ToolCall {
  * Result.IsError; an error from CallTool means the call itself failed.
  */
 export interface ToolCallOutcome {
-  result: MCP.CallToolResult | null;
+  /** Result is set whenever CallTool returns no error. */
+  result: MCP.CallToolResult;
   durationMs: number;
 }
 
@@ -1944,7 +1945,7 @@ export interface MCPPool {
    * AnswerElicitation answers a server's question (an mcp:elicitation event):
    * action is accept (with content), decline or cancel.
    */
-  AnswerElicitation(id: string, action: string, content: Record<string, unknown>): Promise<void>;
+  AnswerElicitation(id: string, action: string, content: Record<string, unknown> | null): Promise<void>;
   /**
    * CallTool calls a tool and waits for its result; progress arrives as
    * mcp:progress events carrying req.CallID. The call goes to the audit log
@@ -1972,7 +1973,7 @@ export interface MCPPool {
    * Complete suggests values for one argument of a prompt or resource
    * template as the user types.
    */
-  Complete(server: string, ref: CompletionRef, arg: string, value: string, filled: Record<string, string>): Promise<MCP.CompleteResult["completion"]>;
+  Complete(server: string, ref: CompletionRef, arg: string, value: string, filled: Record<string, string> | null): Promise<MCP.CompleteResult["completion"]>;
   /** ConfigFile returns the path of mcp.config.json. */
   ConfigFile(): Promise<string>;
   /** Defaults returns the application-wide server defaults (SPEC F1). */
@@ -1989,7 +1990,7 @@ export interface MCPPool {
    */
   DetectConfigs(): Promise<DetectedConfig[]>;
   /** GetPrompt gets a prompt with its arguments filled in. */
-  GetPrompt(server: string, name: string, args: Record<string, string>): Promise<MCP.GetPromptResult>;
+  GetPrompt(server: string, name: string, args: Record<string, string> | null): Promise<MCP.GetPromptResult>;
   /**
    * Import adds the servers of the preview with this token to the app's
    * config: those whose ids are listed, or all of them when ids is empty —

@@ -1,9 +1,10 @@
 import { screen, waitFor } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { spec } from '../../api/fake';
+import type { Tool } from '../../api';
 import { go, renderApp } from '../../../test/app';
 
-const tools = [
+const tools: Tool[] = [
   { name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: { message: { type: 'string' } } } },
   { name: 'add', description: 'Adds', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } },
 ];
@@ -30,7 +31,7 @@ describe('Tool selection (offered to models)', () => {
   });
 
   it('warns when the definitions cost many tokens', async () => {
-    const big = Array.from({ length: 60 }, (_, i) => ({ name: `t${i}`, description: 'x'.repeat(600), inputSchema: { type: 'object' } }));
+    const big: Tool[] = Array.from({ length: 60 }, (_, i) => ({ name: `t${i}`, description: 'x'.repeat(600), inputSchema: { type: 'object' } }));
     const { user } = renderApp({ servers: [spec({ id: 'a', command: 'x' })], tools: { a: big } });
     await go(user, 'tools');
     expect(await screen.findByTestId('tools-token-estimate')).toHaveTextContent('switch off tools you do not need');

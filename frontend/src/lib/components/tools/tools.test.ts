@@ -321,7 +321,7 @@ describe('Tools screen', () => {
   });
 
   it('validates structuredContent against the output schema', async () => {
-    let structured: unknown = { temp: 21.5, unit: 'C' };
+    let structured: Record<string, unknown> | undefined = { temp: 21.5, unit: 'C' };
     const { user } = await openTools({
       servers: [everything],
       tools: { everything: [weather] },
