@@ -74,12 +74,24 @@ layer_bindings() {
     echo "frontend/wailsjs is stale: run 'wails generate module' and commit it"
     return 1
   fi
-  count 1
+  step "the Go↔UI contract is up to date"
+  go run ./backend/contract/gen
+  if ! git diff --exit-code --stat -- frontend/src/lib/api/generated; then
+    echo "frontend/src/lib/api/generated is stale: run 'make contract' and commit it"
+    return 1
+  fi
+  count 2
 }
 
 layer_e2e() {
   step "end-to-end (Playwright + Chromium against the dev binary)"
   make --no-print-directory dev-binary
+  # The in-memory fakes of the UI tests never reach the production bundle
+  # (main.ts loads the demo backend only in a Vite dev server).
+  if grep -rlF -e 'no longer waiting for an answer' -e 'the conversation has no message to answer' frontend/dist; then
+    echo "frontend/dist holds code of src/lib/api/fake*.ts"
+    return 1
+  fi
   (cd frontend && node e2e/run.mjs) | tee "$tmp/e2e.log"
   count "$(sed -nE 's/^e2e: ([0-9]+) passed.*/\1/p' "$tmp/e2e.log")"
 }
