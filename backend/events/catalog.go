@@ -3,6 +3,8 @@ package events
 import (
 	"fmt"
 	"reflect"
+	"sort"
+	"sync"
 
 	"mcpdesk/backend/contract/nonnull"
 )
@@ -74,4 +76,40 @@ func Validate(name Name, payload any) []string {
 		return out
 	}
 	return []string{fmt.Sprintf("%s: not in events.Catalog", name)}
+}
+
+// Checked collects what Validate finds in many events, once each: the
+// tests of the packages that emit call Check on every event they record
+// and report Problems at the end.
+type Checked struct {
+	mu       sync.Mutex
+	problems map[string]bool
+}
+
+// Check validates one event and keeps its problems.
+func (c *Checked) Check(name Name, payload any) {
+	ps := Validate(name, payload)
+	if len(ps) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.problems == nil {
+		c.problems = map[string]bool{}
+	}
+	for _, p := range ps {
+		c.problems[p] = true
+	}
+}
+
+// Problems lists what Check found, sorted.
+func (c *Checked) Problems() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]string, 0, len(c.problems))
+	for p := range c.problems {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
 }

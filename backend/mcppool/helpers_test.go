@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -33,7 +32,7 @@ func TestMain(m *testing.M) {
 	}
 	testServerBin = bin
 	code := m.Run()
-	if problems := contractProblems(); len(problems) > 0 {
+	if problems := contractLog.Problems(); len(problems) > 0 {
 		fmt.Fprintln(os.Stderr, "events that break the Go↔UI contract:\n  "+strings.Join(problems, "\n  "))
 		if code == 0 {
 			code = 1
@@ -63,7 +62,7 @@ func newRecordingEmitter() *recordingEmitter {
 }
 
 func (r *recordingEmitter) Emit(name events.Name, payload any) {
-	checkContract(name, payload)
+	contractLog.Check(name, payload)
 	r.mu.Lock()
 	r.events = append(r.events, recorded{name, payload})
 	r.mu.Unlock()
@@ -203,33 +202,4 @@ func resultText(res *mcp.CallToolResult) string {
 
 // Every event the tests record is checked against the contract
 // (events.Validate); TestMain fails the package on any problem.
-var contract struct {
-	mu       sync.Mutex
-	problems map[string]bool
-}
-
-func checkContract(name events.Name, payload any) {
-	ps := events.Validate(name, payload)
-	if len(ps) == 0 {
-		return
-	}
-	contract.mu.Lock()
-	defer contract.mu.Unlock()
-	if contract.problems == nil {
-		contract.problems = map[string]bool{}
-	}
-	for _, p := range ps {
-		contract.problems[p] = true
-	}
-}
-
-func contractProblems() []string {
-	contract.mu.Lock()
-	defer contract.mu.Unlock()
-	out := make([]string, 0, len(contract.problems))
-	for p := range contract.problems {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
-}
+var contractLog events.Checked
