@@ -40,7 +40,7 @@ func TestInspectorToolCallProgressAndTimeoutReset(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := resultText(out.Result); !strings.Contains(got, "slept") || out.DurationMs < 900 {
+			if got := resultText(&out.Result); !strings.Contains(got, "slept") || out.DurationMs < 900 {
 				t.Fatalf("result %q after %.0f ms", got, out.DurationMs)
 			}
 			waitFor(t, 2*time.Second, "progress events", func() bool { return len(em.progressFor("call-1")) >= 5 })

@@ -152,7 +152,7 @@ func TestKeychainSecretsResolveAtStart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := resultText(out.Result); got != c.want {
+		if got := resultText(&out.Result); got != c.want {
 			t.Errorf("Tools tab: %s %s %s = %q, want %q", c.server, c.tool, c.arg, got, c.want)
 		}
 	}

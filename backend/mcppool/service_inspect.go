@@ -2,6 +2,7 @@ package mcppool
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -25,9 +26,8 @@ type ToolCallRequest struct {
 // ToolCallOutcome is a finished tool call. A tool that failed says so in
 // Result.IsError; an error from CallTool means the call itself failed.
 type ToolCallOutcome struct {
-	// Result is set whenever CallTool returns no error.
-	Result     *mcp.CallToolResult `json:"result" ts_type:"MCP.CallToolResult"`
-	DurationMs float64             `json:"durationMs"`
+	Result     mcp.CallToolResult `json:"result"`
+	DurationMs float64            `json:"durationMs"`
 }
 
 // ListTools returns the tools a server offers, as last listed, each with
@@ -49,10 +49,13 @@ func (s *MCPPool) CallTool(req ToolCallRequest) (ToolCallOutcome, error) {
 		e.DefinitionHash = hash
 		s.audit.RecordToolCall(context.WithoutCancel(ctx), e)
 	}
+	if err == nil && res == nil {
+		err = errors.New("the server sent no result")
+	}
 	if err != nil {
 		return ToolCallOutcome{}, fmt.Errorf("%s › %s: %w", req.Server, req.Tool, err)
 	}
-	return ToolCallOutcome{Result: res, DurationMs: float64(took.Microseconds()) / 1000}, nil
+	return ToolCallOutcome{Result: *res, DurationMs: float64(took.Microseconds()) / 1000}, nil
 }
 
 // CancelCall stops a running tool call; the server is told with

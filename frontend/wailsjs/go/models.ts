@@ -1631,7 +1631,7 @@ export namespace mcppool {
 	}
 	
 	export class ToolCallOutcome {
-	    result?: MCP.CallToolResult;
+	    result: mcp.CallToolResult;
 	    durationMs: number;
 	
 	    static createFrom(source: any = {}) {
@@ -1640,9 +1640,27 @@ export namespace mcppool {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.result = source["result"];
+	        this.result = this.convertValues(source["result"], mcp.CallToolResult);
 	        this.durationMs = source["durationMs"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ToolCallRequest {
 	    callId: string;

@@ -1543,7 +1543,6 @@ export interface ToolCall {
  * Result.IsError; an error from CallTool means the call itself failed.
  */
 export interface ToolCallOutcome {
-  /** Result is set whenever CallTool returns no error. */
   result: MCP.CallToolResult;
   durationMs: number;
 }
