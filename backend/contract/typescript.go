@@ -138,8 +138,8 @@ func (g *generator) service(out *bytes.Buffer, s Service) {
 				name += "_"
 			}
 			typ := g.ts(ft.In(j), fmt.Sprintf("%s.%s(%s)", s.Name, m.Name, name))
-			if ft.In(j).Kind() == reflect.Map {
-				typ += " | null" // decodes to a nil map, which reads as empty
+			if k := ft.In(j).Kind(); k == reflect.Map || k == reflect.Slice && ft.In(j).Elem().Kind() != reflect.Uint8 {
+				typ += " | null" // decodes to nil, which Go reads as empty (or as "all", where it says so)
 			}
 			params = append(params, name+": "+typ)
 			args = append(args, name)

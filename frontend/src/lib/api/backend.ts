@@ -2,26 +2,8 @@
 // (wails.ts); tests and the browser-only dev server inject an in-memory
 // backend with setBackend. Only files in src/lib/api use this module.
 
-import type {
-  ApprovalDecision,
-  AvailableTool,
-  ChatPolicies,
-  ChatSettings,
-  Conversation,
-  ConversationSettings,
-  ConversationSummary,
-  ConversationView,
-  ExportFormat,
-  NewConversationInput,
-  PolicyKind,
-  SamplingDecision,
-  SearchHit,
-  SendInput,
-  TurnStarted,
-} from './chatTypes';
-import type { TrustReport } from './trustTypes';
 import { wailsBackend } from './wails';
-import type { MCPPool, ProviderManager, SettingsService, UsageStats } from './generated/contract';
+import type { ChatService, MCPPool, ProviderManager, SettingsService, UsageStats } from './generated/contract';
 
 /** The MCPPool service bound from Go, as generated from Go (backend/contract). */
 export type MCPPoolBackend = MCPPool;
@@ -32,36 +14,8 @@ export type SettingsBackend = SettingsService;
 /** The ProviderManager service bound from Go, as generated from Go (backend/contract). */
 export type ProvidersBackend = ProviderManager;
 
-/** The ChatService bound from Go (SPEC D1–D6). A turn returns at once and streams as chat:* events. */
-export interface ChatServiceBackend {
-  ListConversations(limit: number, offset: number): Promise<ConversationSummary[]>;
-  NewConversation(input: NewConversationInput): Promise<Conversation>;
-  Conversation(id: number): Promise<ConversationView>;
-  Rename(id: number, title: string): Promise<void>;
-  Delete(id: number): Promise<void>;
-  UpdateSettings(id: number, settings: ConversationSettings): Promise<Conversation>;
-  Search(query: string, limit: number): Promise<SearchHit[]>;
-  Export(id: number, format: ExportFormat): Promise<string>;
-  SaveExport(id: number, format: ExportFormat): Promise<string>;
-  Send(input: SendInput): Promise<TurnStarted>;
-  Stop(conversationId: number): Promise<void>;
-  Regenerate(conversationId: number): Promise<TurnStarted>;
-  /** Shows a version of the answer to a user message; refused while a reply runs. */
-  SelectVersion(conversationId: number, userMessageId: number, version: number): Promise<ConversationView>;
-  /** Opens a conversation at a message, selecting the answer versions that lead to it. */
-  RevealMessage(conversationId: number, messageId: number): Promise<ConversationView>;
-  EditAndResend(conversationId: number, messageId: number, text: string): Promise<TurnStarted>;
-  Approve(id: string, decision: ApprovalDecision): Promise<void>;
-  RetryToolCall(conversationId: number, messageId: number, callId: string): Promise<TurnStarted>;
-  AnswerSampling(id: string, decision: SamplingDecision): Promise<void>;
-  Policies(): Promise<ChatPolicies>;
-  RevokePolicy(kind: PolicyKind, server: string, tool: string): Promise<void>;
-  Settings(): Promise<ChatSettings>;
-  SaveSettings(s: ChatSettings): Promise<ChatSettings>;
-  AvailableTools(servers: string[] | null): Promise<AvailableTool[]>;
-  /** The standing approvals suspended because their server or tools changed (SPEC G1). */
-  Trust(): Promise<TrustReport>;
-}
+/** The ChatService bound from Go (SPEC D1–D10), as generated from Go (backend/contract). */
+export type ChatServiceBackend = ChatService;
 
 /** The UsageStats service bound from Go (SPEC E1, E2), as generated from Go (backend/contract). */
 export type UsageStatsBackend = UsageStats;

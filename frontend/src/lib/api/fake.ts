@@ -613,6 +613,7 @@ export class FakeBackend implements Backend {
       if (!held) throw 'this import preview is no longer available (it was imported already, or too many files were previewed since): open the file again';
       // As Go: an entry with problems is shown, never imported.
       const good = held.items.filter((i) => i.problems.length === 0);
+      ids ??= []; // null, as nil in Go: every good entry
       for (const id of ids) {
         if (good.some((i) => i.id === id)) continue;
         if (held.items.some((i) => i.id === id))
@@ -791,6 +792,7 @@ export class FakeBackend implements Backend {
     },
     MoveSecretsToKeychain: async (ids) => {
       this.#record('MoveSecretsToKeychain', [ids]);
+      ids ??= []; // null, as nil in Go: every server
       for (const id of ids) if (!this.servers.has(id)) throw `no server with id "${id}"`;
       let moved = 0;
       for (const [id, s] of this.servers) {

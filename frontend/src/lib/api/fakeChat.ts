@@ -644,7 +644,8 @@ export class FakeChat implements ChatServiceBackend {
     this.approvals.delete(id);
     this.host.emit('chat:approval-done', { id, conversationId: a.conversationId, outcome: d.action === 'run' ? 'run' : 'cancel' });
     const t = this.turns.get(a.conversationId);
-    const approval = d.policy === 'never' ? 'never' : d.policy === 'once' ? 'user' : d.policy === 'server' ? 'server-auto' : d.policy;
+    // As Go: no policy is "once", which the audit and the call record as the user's answer.
+    const approval = d.policy === 'never' ? 'never' : d.policy === 'once' || d.policy === '' ? 'user' : d.policy === 'server' ? 'server-auto' : d.policy;
     t?.updateCall(
       a.callId,
       d.action === 'run'

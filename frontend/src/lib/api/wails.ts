@@ -1,7 +1,8 @@
-// The production backend: the generated Wails bindings. This is the only
-// module that imports frontend/wailsjs.
+// The production backend: the bound Go services, reached through the
+// Go↔UI contract generated from Go (backend/contract), and the Wails
+// runtime (events, the window). This is the only module that imports
+// frontend/wailsjs.
 
-import * as ChatService from '../../../wailsjs/go/chat/ChatService';
 import {
   EventsOnMultiple,
   WindowCenter,
@@ -12,24 +13,8 @@ import {
   WindowSetSize,
 } from '../../../wailsjs/runtime/runtime';
 import type { Backend } from './backend';
-import type { TrustReport } from './trustTypes';
-import type { ChatServiceBackend } from './backend';
 import type { WindowBackend } from './backend';
-import { bindMCPPool, bindProviderManager, bindSettingsService, bindUsageStats, type Call } from './generated/contract';
-import type {
-  AvailableTool,
-  ChatPolicies,
-  ChatSettings,
-  Conversation,
-  ConversationSummary,
-  ConversationView,
-  SearchHit,
-  TurnStarted,
-} from './chatTypes';
-
-// ChatService still goes through Wails' generated functions, whose model
-// classes are retyped to chatTypes.ts here; the other services are bound
-// through the generated contract below.
+import { bindChatService, bindMCPPool, bindProviderManager, bindSettingsService, bindUsageStats, type Call } from './generated/contract';
 
 // goCall reaches a bound Go method the way Wails' generated bindings do:
 // window.go.<package>.<service>.<method>. The services bound through it are
@@ -43,39 +28,11 @@ const settingsService = bindSettingsService(goCall);
 // MCPPool: servers, the inspector, the logger, import.
 const mcpPool = bindMCPPool(goCall);
 
-
 // ProviderManager (SPEC C1–C3).
 const providerManager = bindProviderManager(goCall);
 
-// ChatService: store and event types are chatTypes.ts's (Go's JSON); the
-// generated model classes describe the same shapes.
-const chatService: ChatServiceBackend = {
-  ListConversations: (limit, offset) => ChatService.ListConversations(limit, offset) as Promise<ConversationSummary[]>,
-  NewConversation: (input) => ChatService.NewConversation(input as never) as Promise<Conversation>,
-  Conversation: (id) => ChatService.Conversation(id) as Promise<ConversationView>,
-  Rename: (id, title) => ChatService.Rename(id, title),
-  Delete: (id) => ChatService.Delete(id),
-  UpdateSettings: (id, settings) => ChatService.UpdateSettings(id, settings as never) as Promise<Conversation>,
-  Search: (query, limit) => ChatService.Search(query, limit) as Promise<SearchHit[]>,
-  Export: (id, format) => ChatService.Export(id, format),
-  SaveExport: (id, format) => ChatService.SaveExport(id, format),
-  Send: (input) => ChatService.Send(input as never) as Promise<TurnStarted>,
-  Stop: (id) => ChatService.Stop(id),
-  Regenerate: (id) => ChatService.Regenerate(id) as Promise<TurnStarted>,
-  SelectVersion: (id, userMessageId, version) => ChatService.SelectVersion(id, userMessageId, version) as Promise<ConversationView>,
-  RevealMessage: (id, messageId) => ChatService.RevealMessage(id, messageId) as Promise<ConversationView>,
-  EditAndResend: (id, messageId, text) => ChatService.EditAndResend(id, messageId, text) as Promise<TurnStarted>,
-  Approve: (id, decision) => ChatService.Approve(id, decision as never),
-  RetryToolCall: (id, messageId, callId) => ChatService.RetryToolCall(id, messageId, callId) as Promise<TurnStarted>,
-  AnswerSampling: (id, decision) => ChatService.AnswerSampling(id, decision as never),
-  Policies: () => ChatService.Policies() as Promise<ChatPolicies>,
-  RevokePolicy: (kind, server, tool) => ChatService.RevokePolicy(kind, server, tool),
-  Settings: () => ChatService.Settings() as Promise<ChatSettings>,
-  SaveSettings: (s) => ChatService.SaveSettings(s as never) as Promise<ChatSettings>,
-  // Go reads a JSON null as a nil slice: every enabled server.
-  AvailableTools: (servers) => ChatService.AvailableTools(servers as string[]) as Promise<AvailableTool[]>,
-  Trust: () => ChatService.Trust() as unknown as Promise<TrustReport>,
-};
+// ChatService (SPEC D1–D10).
+const chatService = bindChatService(goCall);
 
 // UsageStats (SPEC E1, E2).
 const usageService = bindUsageStats(goCall);

@@ -1997,7 +1997,7 @@ export interface MCPPool {
    * a configured one replaces it. The preview is used up by a successful
    * import.
    */
-  Import(token: string, ids: string[]): Promise<ImportResult>;
+  Import(token: string, ids: string[] | null): Promise<ImportResult>;
   /** ListPrompts returns the prompts a server offers, as last listed. */
   ListPrompts(server: string): Promise<MCP.Prompt[]>;
   /** ListResourceTemplates returns one page of a server's resource templates. */
@@ -2019,7 +2019,7 @@ export interface MCPPool {
    * config file in plain text into the OS keychain, leaving references in the
    * file. It returns how many values moved; on an error none did.
    */
-  MoveSecretsToKeychain(ids: string[]): Promise<number>;
+  MoveSecretsToKeychain(ids: string[] | null): Promise<number>;
   /**
    * PreviewImport reads a Claude Desktop, Cursor, VS Code, Windsurf, Cline or
    * MCP Desk config and shows what importing it would do: each server with
@@ -2285,7 +2285,7 @@ export interface ProviderManager {
   /** SetEnabled enables or disables a provider and returns it. */
   SetEnabled(id: string, enabled: boolean): Promise<Provider>;
   /** SetFallbacks replaces the fallback models. */
-  SetFallbacks(refs: ModelRef[]): Promise<void>;
+  SetFallbacks(refs: ModelRef[] | null): Promise<void>;
   /**
    * TestConnection reads the environment again, then proves the provider's
    * key with the cheapest request (see Manager.TestConnection) and returns the
@@ -2329,7 +2329,7 @@ export interface ChatService {
    * AvailableTools lists the tools the given servers (nil: every enabled
    * server) offer models, under the names models see.
    */
-  AvailableTools(servers: string[]): Promise<OfferedTool[]>;
+  AvailableTools(servers: string[] | null): Promise<OfferedTool[]>;
   /**
    * Conversation opens a conversation: its messages, the turn running in it
    * and what waits for the user.
