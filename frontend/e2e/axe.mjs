@@ -10,16 +10,19 @@ const source = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../no
 
 // axeViolations lists what axe finds as "rule: target — why in <html>" lines.
 // axe runs under the app's CSP: its source is evaluated through the DevTools
-// protocol (no script tag, no eval in the page). It first waits for running
-// CSS transitions and animations to end: right after a theme switch the
-// buttons are still fading between the two themes' colours (0.12 s), and a
-// colour measured half-way is neither theme's (on a fast machine axe ran
-// inside that window and reported contrast failures no user ever sees).
+// protocol (no script tag, no eval in the page). It first waits (2 s at
+// most) for running CSS transitions and finite animations to end: right
+// after a theme switch the buttons are still fading between the two themes'
+// colours (0.12 s), and a colour measured half-way is neither theme's (on a
+// fast machine axe ran inside that window and reported contrast failures no
+// user ever sees).
 export async function axeViolations(page, selector = null) {
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(source);
   return page.evaluate(
     async ([sel, tags]) => {
-      await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {})));
+      // Only what ends: a spinner runs forever, and its "finished" never comes.
+      const ending = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+      await Promise.race([Promise.all(ending.map((a) => a.finished.catch(() => {}))), new Promise((r) => setTimeout(r, 2000))]);
       const res = await window.axe.run(sel ?? document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
       return res.violations.flatMap((v) =>
         v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${(n.failureSummary || '').replace(/\s+/g, ' ').slice(0, 220)} in ${n.html.slice(0, 160)}`),
