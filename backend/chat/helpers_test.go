@@ -43,12 +43,7 @@ func TestMain(m *testing.M) {
 	}
 	hostileServerBin = hostile
 	code := m.Run()
-	if problems := contractLog.Problems(); len(problems) > 0 {
-		fmt.Fprintln(os.Stderr, "events that break the Go↔UI contract:\n  "+strings.Join(problems, "\n  "))
-		if code == 0 {
-			code = 1
-		}
-	}
+	code = contractLog.Exit(code, os.Stderr)
 	cleanup()
 	cleanupHostile()
 	os.Exit(code)

@@ -2,8 +2,10 @@ package events
 
 import (
 	"fmt"
+	"io"
 	"reflect"
 	"sort"
+	"strings"
 	"sync"
 
 	"mcpdesk/backend/contract/nonnull"
@@ -112,4 +114,19 @@ func (c *Checked) Problems() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Exit prints what Check found to w and returns the exit code a TestMain
+// should end with: code, or 1 when the tests passed but an event broke the
+// contract.
+func (c *Checked) Exit(code int, w io.Writer) int {
+	problems := c.Problems()
+	if len(problems) == 0 {
+		return code
+	}
+	fmt.Fprintln(w, "events that break the Go↔UI contract:\n  "+strings.Join(problems, "\n  "))
+	if code == 0 {
+		return 1
+	}
+	return code
 }
