@@ -369,7 +369,14 @@ export class ProvidersStore {
       const message = (e as Error).message;
       result = { ok: false, models: 0, latencyMs: 0, error: message, health: { code: 'failed', usable: false, source: 'test', message, detail: message } };
     }
-    if (this.get(id)) this.#tests[id] = { running: false, result };
+    if (this.get(id)) {
+      this.#tests[id] = { running: false, result };
+      // The row's verdict changes in the same instant as the result shown
+      // beneath it: a green "OK" beside "Not tested yet" would be a lie,
+      // however short (the list refresh below brings the rest).
+      const i = this.#list.findIndex((p) => p.id === id);
+      if (i >= 0 && result.health) this.#list[i] = { ...this.#list[i], health: result.health };
+    }
     // Test read the environment again and recorded its verdict: the row's
     // key source and health follow.
     void this.#refreshList();

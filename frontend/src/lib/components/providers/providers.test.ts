@@ -411,9 +411,14 @@ describe('Providers: connection and models', () => {
     expect(testButton).toHaveFocus();
     await user.click(testButton);
     expect(fake.callsOf('providers.TestConnection')).toHaveLength(1);
+    // The row's status follows the verdict in the same instant, not when
+    // the list is read again (the E2E run once saw "OK" beside "Not tested yet").
+    const releaseList = fake.providers.hold('List');
     release();
     await waitFor(() => expect(row('openai-1').getByTestId('provider-test-result')).toHaveAttribute('data-state', 'ok'));
     expect(row('openai-1').getByTestId('provider-test-result')).toHaveTextContent('Connected · 4 models · 87 ms');
+    expect(row('openai-1').getByTestId('provider-status')).toHaveTextContent('Ready');
+    releaseList();
 
     await user.click(row('deepseek-1').getByTestId('provider-test'));
     await waitFor(() => expect(row('deepseek-1').getByTestId('provider-test-result')).toHaveAttribute('data-state', 'error'));
