@@ -64,14 +64,20 @@ const (
 
 	policyOnce         = "once"
 	policyConversation = "conversation"
-	policyAlways       = "always"
-	policyServer       = "server"
-	policyNever        = "never"
+	policyAlways       = string(PolicyAlways)
+	policyServer       = string(PolicyServer)
+	policyNever        = string(PolicyNever)
 )
 
-// outcomeExpired is the chat:approval-done outcome of an approval whose
-// turn ended first.
-const outcomeExpired = "expired"
+// PolicyKind is the kind of standing policy RevokePolicy removes.
+type PolicyKind string
+
+// The kinds of standing policy.
+const (
+	PolicyAlways PolicyKind = "always" // run this tool without asking
+	PolicyServer PolicyKind = "server" // run every tool of this server without asking
+	PolicyNever  PolicyKind = "never"  // refuse this tool without asking
+)
 
 // verdict is what the policies say about a call.
 type verdict int
@@ -185,7 +191,7 @@ func (e *Engine) ask(t *turn, msgID int64, c store.ToolCall, o *offeredTool, cha
 
 	select {
 	case d := <-p.ch:
-		e.emit.Emit(events.ChatApprovalDone, events.ChatApprovalDonePayload{ID: id, ConversationID: t.conv, Outcome: d.Action})
+		e.emit.Emit(events.ChatApprovalDone, events.ChatApprovalDonePayload{ID: id, ConversationID: t.conv, Outcome: events.ApprovalOutcome(d.Action)})
 		return d, true
 	case <-t.ctx.Done():
 		e.mu.Lock()
@@ -195,7 +201,7 @@ func (e *Engine) ask(t *turn, msgID int64, c store.ToolCall, o *offeredTool, cha
 		if !open {
 			<-p.ch // answered at the same moment; the turn is over all the same
 		}
-		e.emit.Emit(events.ChatApprovalDone, events.ChatApprovalDonePayload{ID: id, ConversationID: t.conv, Outcome: outcomeExpired})
+		e.emit.Emit(events.ChatApprovalDone, events.ChatApprovalDonePayload{ID: id, ConversationID: t.conv, Outcome: events.ApprovalExpired})
 		return decision{}, false
 	}
 }
@@ -435,14 +441,14 @@ func (e *Engine) Policies(ctx context.Context) (ApprovalPolicies, error) {
 // RevokePolicy removes one policy: kind "always" or "never" with a server
 // and tool, or "server" with a server. Removing one that is not there is
 // not an error.
-func (e *Engine) RevokePolicy(ctx context.Context, kind, server, tool string) error {
+func (e *Engine) RevokePolicy(ctx context.Context, kind PolicyKind, server, tool string) error {
 	ref := ToolRef{Server: server, Tool: tool}
 	switch kind {
-	case policyAlways, policyNever:
+	case PolicyAlways, PolicyNever:
 		if server == "" || tool == "" {
 			return fmt.Errorf("revoke %s: name the server and the tool", kind)
 		}
-	case policyServer:
+	case PolicyServer:
 		if server == "" {
 			return errors.New("revoke server: name the server")
 		}
@@ -451,11 +457,11 @@ func (e *Engine) RevokePolicy(ctx context.Context, kind, server, tool string) er
 	}
 	return e.editPolicies(ctx, func(d *policyDoc) {
 		switch kind {
-		case policyAlways:
+		case PolicyAlways:
 			d.AlwaysAllow = removeRef(d.AlwaysAllow, ref)
-		case policyNever:
+		case PolicyNever:
 			d.Never = removeRef(d.Never, ref)
-		case policyServer:
+		case PolicyServer:
 			d.AutoServers = slices.DeleteFunc(d.AutoServers, func(s string) bool { return s == server })
 		}
 	})

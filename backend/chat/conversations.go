@@ -156,9 +156,18 @@ func (e *Engine) Search(ctx context.Context, query string, limit int) ([]store.S
 	return e.st.SearchMessages(ctx, query, limit)
 }
 
+// ExportFormat is how a conversation is exported.
+type ExportFormat string
+
+// The export formats ("markdown" is read as md too).
+const (
+	ExportMarkdown ExportFormat = "md"
+	ExportJSON     ExportFormat = "json"
+)
+
 // Export renders a conversation as Markdown ("md") or JSON ("json").
-func (e *Engine) Export(ctx context.Context, id int64, format string) (string, error) {
-	switch strings.ToLower(strings.TrimSpace(format)) {
+func (e *Engine) Export(ctx context.Context, id int64, format ExportFormat) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(string(format))) {
 	case "md", "markdown":
 		return e.st.ExportMarkdown(ctx, id)
 	case "json":

@@ -230,10 +230,10 @@ var errStopped = fmt.Errorf("stopped by the user: %w", mcppool.ErrCancelled)
 
 // Done reasons of a turn (events.ChatDonePayload.Reason).
 const (
-	DoneStop      = "stop"
-	DoneCancelled = "cancelled"
-	DoneError     = "error"
-	DoneMaxSteps  = "max_steps"
+	DoneStop      = events.DoneStop
+	DoneCancelled = events.DoneCancelled
+	DoneError     = events.DoneError
+	DoneMaxSteps  = events.DoneMaxSteps
 )
 
 // Error kinds of chat:error besides the llm kinds.

@@ -26,8 +26,8 @@ func TestSaveExportPrivateAndNoFollow(t *testing.T) {
 	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range []string{"md", "json"} {
-		path := filepath.Join(t.TempDir(), "export."+format)
+	for _, format := range []ExportFormat{ExportMarkdown, ExportJSON} {
+		path := filepath.Join(t.TempDir(), "export."+string(format))
 		if err := os.Symlink(victim, path); err != nil {
 			t.Fatal(err)
 		}

@@ -66,12 +66,12 @@ func TestKeyNeverLeaves(t *testing.T) {
 	for _, e := range en.pool.Log().Entries() {
 		check("the JSON-RPC log ("+e.Method+")", []byte(e.Payload))
 	}
-	for _, f := range []string{"md", "json"} {
+	for _, f := range []ExportFormat{ExportMarkdown, ExportJSON} {
 		out, err := svc.Export(conv.ID, f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		check("the "+f+" export", []byte(out))
+		check("the "+string(f)+" export", []byte(out))
 	}
 	check("the log", logBuf.Bytes())
 	if logBuf.Len() == 0 {

@@ -80,7 +80,7 @@ func (e *Engine) CreateMessage(ctx context.Context, server string, req mcp.Creat
 	e.mu.Unlock()
 	e.emit.Emit(events.ChatSampling, p.payload)
 
-	done := func(outcome string) {
+	done := func(outcome events.SamplingOutcome) {
 		e.emit.Emit(events.ChatSamplingDone, events.ChatSamplingDonePayload{ID: id, ConversationID: convID, Outcome: outcome})
 	}
 	timer := time.NewTimer(e.opts.SamplingTimeout)
@@ -94,17 +94,17 @@ func (e *Engine) CreateMessage(ctx context.Context, server string, req mcp.Creat
 	case reply = <-p.ch:
 	case <-turnDone:
 		if reply, err = e.takeSampling(p, errors.New("the chat turn that made this call ended")); err != nil {
-			done(outcomeExpired)
+			done(events.SamplingExpired)
 			return nil, err
 		}
 	case <-timer.C:
 		if reply, err = e.takeSampling(p, fmt.Errorf("nobody answered the sampling request within %s", humanDuration(e.opts.SamplingTimeout))); err != nil {
-			done(outcomeExpired)
+			done(events.SamplingExpired)
 			return nil, err
 		}
 	case <-ctx.Done():
 		if reply, err = e.takeSampling(p, ctx.Err()); err != nil {
-			done(outcomeExpired)
+			done(events.SamplingExpired)
 			return nil, err
 		}
 	}
@@ -112,7 +112,7 @@ func (e *Engine) CreateMessage(ctx context.Context, server string, req mcp.Creat
 	case reply.expired:
 		return nil, errors.New("the chat turn that made this call ended before the sampling request was answered")
 	case !reply.approve:
-		done("rejected")
+		done(events.SamplingRejected)
 		return nil, errors.New("the user rejected the sampling request")
 	}
 	if reply.params != nil {
@@ -149,10 +149,10 @@ func (e *Engine) CreateMessage(ctx context.Context, server string, req mcp.Creat
 		e.recordUsage(context.WithoutCancel(ctx), convID, route, store.UsageSampling, usageOf(u))
 	}
 	if err != nil {
-		done("failed")
+		done(events.SamplingFailed)
 		return nil, fmt.Errorf("sampling with %s failed: %s", route.Target.Label, errText(err))
 	}
-	done("approved")
+	done(events.SamplingApproved)
 	model := res.Model
 	if model == "" {
 		model = route.Ref.Model
@@ -193,7 +193,7 @@ func (e *Engine) expireSamplings(t *turn) {
 	e.mu.Unlock()
 	for _, p := range list {
 		e.emit.Emit(events.ChatSamplingDone, events.ChatSamplingDonePayload{
-			ID: p.payload.ID, ConversationID: p.payload.ConversationID, Outcome: outcomeExpired})
+			ID: p.payload.ID, ConversationID: p.payload.ConversationID, Outcome: events.SamplingExpired})
 		p.ch <- samplingReply{expired: true}
 	}
 }

@@ -81,13 +81,13 @@ func (s *ChatService) Search(query string, limit int) ([]store.SearchHit, error)
 }
 
 // Export renders a conversation as "md" or "json".
-func (s *ChatService) Export(id int64, format string) (string, error) {
+func (s *ChatService) Export(id int64, format ExportFormat) (string, error) {
 	return s.e.Export(s.ctx, id, format)
 }
 
 // SaveExport asks where to save the export and writes it there; it returns
 // the path, or "" when the user cancelled.
-func (s *ChatService) SaveExport(id int64, format string) (string, error) {
+func (s *ChatService) SaveExport(id int64, format ExportFormat) (string, error) {
 	if s.saver == nil {
 		return "", fmt.Errorf("save export: no file dialog available")
 	}
@@ -100,7 +100,7 @@ func (s *ChatService) SaveExport(id int64, format string) (string, error) {
 		return "", err
 	}
 	ext := ".md"
-	if strings.EqualFold(strings.TrimSpace(format), "json") {
+	if strings.EqualFold(strings.TrimSpace(string(format)), string(ExportJSON)) {
 		ext = ".json"
 	}
 	path, err := s.saver.SaveFile("Export conversation", exportName(c.Title)+ext)
@@ -182,7 +182,7 @@ func (s *ChatService) AnswerSampling(id string, a SamplingAnswer) error {
 func (s *ChatService) Policies() (ApprovalPolicies, error) { return s.e.Policies(s.ctx) }
 
 // RevokePolicy removes a policy: kind "always" | "server" | "never".
-func (s *ChatService) RevokePolicy(kind, server, tool string) error {
+func (s *ChatService) RevokePolicy(kind PolicyKind, server, tool string) error {
 	return s.e.RevokePolicy(s.ctx, kind, server, tool)
 }
 

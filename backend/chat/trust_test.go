@@ -277,7 +277,7 @@ func TestPoliciesWithoutPins(t *testing.T) {
 		t.Fatalf("never after a change: %+v", c)
 	}
 	// Revoking a policy drops its pin.
-	if err := en.e.RevokePolicy(en.ctx, policyAlways, "hostile", "weather"); err != nil {
+	if err := en.e.RevokePolicy(en.ctx, PolicyAlways, "hostile", "weather"); err != nil {
 		t.Fatal(err)
 	}
 	if doc, _ := en.e.loadPolicies(en.ctx); len(doc.Pins) != 0 {

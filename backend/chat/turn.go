@@ -50,7 +50,7 @@ func (e *Engine) run(t *turn, retry *retryCall) {
 
 // finish ends a turn: what still waits on it expires, the conversation is
 // free again, and chat:done goes out last.
-func (e *Engine) finish(t *turn, reason string, took time.Duration) {
+func (e *Engine) finish(t *turn, reason events.DoneReason, took time.Duration) {
 	t.cancel(nil)
 	e.expireSamplings(t)
 	e.mu.Lock()
@@ -92,7 +92,7 @@ func (e *Engine) failMessage(t *turn, text string) {
 // loop is the agent loop (SPEC D3): a model call, the tools it asks for,
 // and again, until the model answers without tools, the step limit, a
 // failure or Stop. It returns the chat:done reason.
-func (e *Engine) loop(t *turn, retry *retryCall) string {
+func (e *Engine) loop(t *turn, retry *retryCall) events.DoneReason {
 	ctx := t.ctx
 	cs := e.settings(ctx)
 	conv, err := e.st.GetConversation(ctx, t.conv)
@@ -171,7 +171,7 @@ func (e *Engine) loop(t *turn, retry *retryCall) string {
 // returns the stored message and "" to go on, or the chat:done reason when
 // the turn ends here.
 func (e *Engine) callModel(t *turn, conv store.Conversation, step, maxSteps int, routes []providers.Route,
-	history []llm.Message, off offer) (store.Message, string) {
+	history []llm.Message, off offer) (store.Message, events.DoneReason) {
 	ctx := t.ctx
 	msg, err := e.st.AppendMessage(t.store(), store.Message{
 		ConversationID: t.conv, Role: store.RoleAssistant, Status: store.MessageStreaming, Model: modelLabel(routes[0]),

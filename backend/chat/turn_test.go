@@ -408,7 +408,7 @@ func TestStopDuringToolCall(t *testing.T) {
 	}
 	expired := false
 	for _, e := range en.rec.all() {
-		if p, ok := e.payload.(events.ChatApprovalDonePayload); ok && p.ID == approval.ID && p.Outcome == outcomeExpired {
+		if p, ok := e.payload.(events.ChatApprovalDonePayload); ok && p.ID == approval.ID && p.Outcome == events.ApprovalExpired {
 			expired = true
 		}
 	}

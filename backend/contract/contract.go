@@ -114,6 +114,7 @@ var MCPTypes = map[string]string{
 	"ServerCapabilities":          "MCP.ServerCapabilities",
 	"Meta":                        "{ [key: string]: unknown }",
 	"InputRequest":                "MCP.ElicitRequest[\"params\"]",
+	"LoggingLevel":                "MCP.LoggingLevel",
 }
 
 // Events are the backend's events, from events.Catalog.

@@ -330,6 +330,9 @@ func (g *generator) declaration(t reflect.Type) string {
 	// A named scalar, slice or map: an enum where the package declares
 	// constants of it.
 	if t.Kind() == reflect.String {
+		if c, ok := src.unread[t.Name()]; ok {
+			g.fail("type %s: constant %s is not a string literal, so its union cannot list it; write its value", t, c)
+		}
 		if cs := src.consts[t.Name()]; len(cs) > 0 {
 			var lits []string
 			for _, c := range cs {
@@ -504,6 +507,9 @@ type source struct {
 	types   map[string]*typeSource
 	methods map[string]*methodSource // "Type.Method"
 	consts  map[string][]constSource // type name → its constants, in source order
+	// unread: type name → a constant of it whose value is not a string
+	// literal, so the UI's union could not list it.
+	unread map[string]string
 }
 
 type typeSource struct {
@@ -525,7 +531,7 @@ func (g *generator) source(pkgPath string) *source {
 	if s, ok := g.src[pkgPath]; ok {
 		return s
 	}
-	s := &source{types: map[string]*typeSource{}, methods: map[string]*methodSource{}, consts: map[string][]constSource{}}
+	s := &source{types: map[string]*typeSource{}, methods: map[string]*methodSource{}, consts: map[string][]constSource{}, unread: map[string]string{}}
 	g.src[pkgPath] = s
 	rel, ok := strings.CutPrefix(pkgPath, module+"/")
 	if !ok {
@@ -616,11 +622,15 @@ func (s *source) gen(d *ast.GenDecl) {
 			}
 			for i, n := range vs.Names {
 				lit, ok := vs.Values[i].(*ast.BasicLit)
-				if !ok || lit.Kind != token.STRING {
+				if !ok || lit.Kind == token.INT || lit.Kind == token.FLOAT {
+					if !ok {
+						s.unread[id.Name] = n.Name
+					}
 					continue
 				}
 				v, err := strconv.Unquote(lit.Value)
 				if err != nil {
+					s.unread[id.Name] = n.Name
 					continue
 				}
 				doc := vs.Doc.Text()

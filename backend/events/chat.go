@@ -118,11 +118,20 @@ type ChatApprovalPayload struct {
 
 // ChatApprovalDonePayload says an approval question is no longer open.
 type ChatApprovalDonePayload struct {
-	ID             string `json:"id"`
-	ConversationID int64  `json:"conversationId"`
-	// Outcome is "run", "cancel" or "expired" (the turn ended first).
-	Outcome string `json:"outcome"`
+	ID             string          `json:"id"`
+	ConversationID int64           `json:"conversationId"`
+	Outcome        ApprovalOutcome `json:"outcome"`
 }
+
+// ApprovalOutcome is how an approval question ended.
+type ApprovalOutcome string
+
+// The outcomes of an approval question.
+const (
+	ApprovalRun     ApprovalOutcome = "run"     // the call ran
+	ApprovalCancel  ApprovalOutcome = "cancel"  // the user refused it
+	ApprovalExpired ApprovalOutcome = "expired" // the turn ended first
+)
 
 // ChatSamplingPayload shows a server's sampling/createMessage request.
 type ChatSamplingPayload struct {
@@ -137,11 +146,21 @@ type ChatSamplingPayload struct {
 
 // ChatSamplingDonePayload says a sampling request was answered.
 type ChatSamplingDonePayload struct {
-	ID             string `json:"id"`
-	ConversationID int64  `json:"conversationId"`
-	// Outcome is "approved", "rejected", "failed" or "expired".
-	Outcome string `json:"outcome"`
+	ID             string          `json:"id"`
+	ConversationID int64           `json:"conversationId"`
+	Outcome        SamplingOutcome `json:"outcome"`
 }
+
+// SamplingOutcome is how a sampling request ended.
+type SamplingOutcome string
+
+// The outcomes of a sampling request.
+const (
+	SamplingApproved SamplingOutcome = "approved" // the model answered the server
+	SamplingRejected SamplingOutcome = "rejected" // the user refused it
+	SamplingFailed   SamplingOutcome = "failed"   // the model call failed
+	SamplingExpired  SamplingOutcome = "expired"  // it was not answered in time
+)
 
 // StepPhase says where the agent loop is.
 type StepPhase string
@@ -197,13 +216,22 @@ type ChatErrorPayload struct {
 
 // ChatDonePayload ends a turn.
 type ChatDonePayload struct {
-	ConversationID int64  `json:"conversationId"`
-	TurnID         string `json:"turnId"`
-	// Reason is "stop" (the model finished), "cancelled" (the user
-	// stopped), "error", or "max_steps" (the step limit was reached).
-	Reason string `json:"reason"`
-	Steps  int    `json:"steps"`
+	ConversationID int64      `json:"conversationId"`
+	TurnID         string     `json:"turnId"`
+	Reason         DoneReason `json:"reason"`
+	Steps          int        `json:"steps"`
 }
+
+// DoneReason is why a turn ended.
+type DoneReason string
+
+// The reasons a turn ends.
+const (
+	DoneStop      DoneReason = "stop"      // the model finished
+	DoneCancelled DoneReason = "cancelled" // the user stopped it
+	DoneError     DoneReason = "error"     // it failed (a chat:error says why)
+	DoneMaxSteps  DoneReason = "max_steps" // the step limit was reached
+)
 
 // ChatConversationsPayload says the conversation list changed.
 type ChatConversationsPayload struct {

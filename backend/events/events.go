@@ -219,9 +219,20 @@ type ElicitationPayload struct {
 
 // ElicitationDonePayload says a question is settled, and how.
 type ElicitationDonePayload struct {
-	ID     string `json:"id"`
-	Action string `json:"action" ts_type:"'accept' | 'decline' | 'cancel'"`
+	ID     string            `json:"id"`
+	Action ElicitationAction `json:"action"`
 }
+
+// ElicitationAction is how a question was answered (MCP's ElicitResult
+// action).
+type ElicitationAction string
+
+// The answers to a server's question.
+const (
+	ElicitAccept  ElicitationAction = "accept"  // answered, with content
+	ElicitDecline ElicitationAction = "decline" // refused
+	ElicitCancel  ElicitationAction = "cancel"  // dismissed, or timed out
+)
 
 // Discard is an Emitter that drops every event; for the CLI and tests.
 type Discard struct{}

@@ -86,10 +86,10 @@ func (d *ElicitationDesk) Elicit(ctx context.Context, server string, req mcp.Eli
 	case <-timer.C:
 		resp = mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}
 	case <-ctx.Done():
-		d.emit.Emit(events.ElicitationDone, events.ElicitationDonePayload{ID: id, Action: string(mcp.ElicitationResponseActionCancel)})
+		d.emit.Emit(events.ElicitationDone, events.ElicitationDonePayload{ID: id, Action: events.ElicitCancel})
 		return nil, ctx.Err()
 	}
-	d.emit.Emit(events.ElicitationDone, events.ElicitationDonePayload{ID: id, Action: string(resp.Action)})
+	d.emit.Emit(events.ElicitationDone, events.ElicitationDonePayload{ID: id, Action: events.ElicitationAction(resp.Action)})
 	return &mcp.ElicitationResult{ElicitationResponse: resp}, nil
 }
 
@@ -98,7 +98,7 @@ var ErrNoSuchElicitation = errors.New("this question is no longer waiting for an
 
 // Answer resolves question id with action (accept, decline or cancel) and,
 // for accept, the content.
-func (d *ElicitationDesk) Answer(id, action string, content map[string]any) error {
+func (d *ElicitationDesk) Answer(id string, action events.ElicitationAction, content map[string]any) error {
 	resp := mcp.ElicitationResponse{Action: mcp.ElicitationResponseAction(action)}
 	switch resp.Action {
 	case mcp.ElicitationResponseActionAccept:

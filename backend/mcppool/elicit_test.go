@@ -19,7 +19,7 @@ import (
 type answeringEmitter struct {
 	*recordingEmitter
 	desk   func() *ElicitationDesk
-	answer func(events.ElicitationPayload) (string, map[string]any)
+	answer func(events.ElicitationPayload) (events.ElicitationAction, map[string]any)
 
 	mu    sync.Mutex
 	asked []events.ElicitationPayload
@@ -36,7 +36,7 @@ func (a *answeringEmitter) Emit(name events.Name, payload any) {
 	}
 }
 
-func elicitPool(t *testing.T, srv mcpconfig.Server, answer func(events.ElicitationPayload) (string, map[string]any)) (*Pool, *answeringEmitter) {
+func elicitPool(t *testing.T, srv mcpconfig.Server, answer func(events.ElicitationPayload) (events.ElicitationAction, map[string]any)) (*Pool, *answeringEmitter) {
 	t.Helper()
 	em := &answeringEmitter{recordingEmitter: newRecordingEmitter(), answer: answer}
 	desk := NewElicitationDesk(em, 0)
@@ -60,7 +60,7 @@ func elicitPool(t *testing.T, srv mcpconfig.Server, answer func(events.Elicitati
 func TestElicitationEverything(t *testing.T) {
 	entry := npmServer(t, "server-everything")
 	p, em := elicitPool(t, mcpconfig.Server{ID: "everything", Command: "node", Args: []string{entry, "stdio"}},
-		func(q events.ElicitationPayload) (string, map[string]any) {
+		func(q events.ElicitationPayload) (events.ElicitationAction, map[string]any) {
 			return "accept", FillDefaults(q.RequestedSchema, map[string]any{"name": "Ada Lovelace"})
 		})
 	res, err := p.CallTool(context.Background(), "everything", "trigger-elicitation-request", nil)
@@ -93,7 +93,7 @@ func TestElicitationEverything(t *testing.T) {
 func TestElicitationURLMode(t *testing.T) {
 	entry := npmServer(t, "server-everything")
 	p, em := elicitPool(t, mcpconfig.Server{ID: "everything", Command: "node", Args: []string{entry, "stdio"}},
-		func(q events.ElicitationPayload) (string, map[string]any) { return "decline", nil })
+		func(q events.ElicitationPayload) (events.ElicitationAction, map[string]any) { return "decline", nil })
 	tools, _ := p.Tools("everything")
 	var listed bool
 	for _, tl := range tools {
@@ -124,7 +124,7 @@ func TestElicitationBothRevisions(t *testing.T) {
 		t.Run("protocol="+pinned, func(t *testing.T) {
 			srv := stdioServer("ours")
 			srv.ProtocolVersion = pinned
-			p, em := elicitPool(t, srv, func(q events.ElicitationPayload) (string, map[string]any) {
+			p, em := elicitPool(t, srv, func(q events.ElicitationPayload) (events.ElicitationAction, map[string]any) {
 				if strings.Contains(q.Message, "sure") {
 					return "decline", nil
 				}

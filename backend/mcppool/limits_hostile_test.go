@@ -124,6 +124,12 @@ func expectStoppedForGood(t *testing.T, p *Pool, em *recordingEmitter, id string
 	if st.Problem == nil || st.Problem.Code != "messageTooLarge" || st.Problem.Limit != limit {
 		t.Fatalf("status problem %+v, want messageTooLarge with limit %d", st.Problem, limit)
 	}
+	// The status is set before its event is emitted: count the states
+	// seen once the failed one has arrived too.
+	waitFor(t, 10*time.Second, "the failed state's event", func() bool {
+		all := em.states(id)
+		return len(all) > 0 && all[len(all)-1] == events.StateFailed
+	})
 	seen := len(em.states(id))
 	// An automatic restart would come after backoffMin (250 ms); wait
 	// well past it. (Not a timing assertion: a protected server never

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"mcpdesk/backend/events"
 	"mcpdesk/backend/store"
 )
 
@@ -110,7 +111,7 @@ func (s *MCPPool) GetPrompt(server, name string, args map[string]string) (*mcp.G
 
 // AnswerElicitation answers a server's question (an mcp:elicitation event):
 // action is accept (with content), decline or cancel.
-func (s *MCPPool) AnswerElicitation(id, action string, content map[string]any) error {
+func (s *MCPPool) AnswerElicitation(id string, action events.ElicitationAction, content map[string]any) error {
 	if s.desk == nil {
 		return fmt.Errorf("this window does not answer servers' questions")
 	}
@@ -140,8 +141,8 @@ func (s *MCPPool) SetToolEnabled(server, tool string, enabled bool) (ToolSelecti
 
 // SetLogLevel sets the lowest level of log message a server sends:
 // debug, info, notice, warning, error, critical, alert or emergency.
-func (s *MCPPool) SetLogLevel(server, level string) error {
-	return s.pool.SetLogLevel(s.pool.context(), server, mcp.LoggingLevel(level))
+func (s *MCPPool) SetLogLevel(server string, level mcp.LoggingLevel) error {
+	return s.pool.SetLogLevel(s.pool.context(), server, level)
 }
 
 // errNoSavedRequests is returned when the service was built without a store.

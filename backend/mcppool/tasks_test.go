@@ -16,7 +16,7 @@ import (
 func TestTaskRequiredTool(t *testing.T) {
 	entry := npmServer(t, "server-everything")
 	p, em := elicitPool(t, mcpconfig.Server{ID: "everything", Command: "node", Args: []string{entry, "stdio"}},
-		func(q events.ElicitationPayload) (string, map[string]any) {
+		func(q events.ElicitationPayload) (events.ElicitationAction, map[string]any) {
 			return "accept", map[string]any{"interpretation": pickFirstOneOf(q.RequestedSchema)}
 		})
 	res, _, err := p.CallToolTracked(context.Background(), "research", "everything", "simulate-research-query",

@@ -7,9 +7,9 @@ import { backend } from './backend';
 import { call } from './call';
 import type {
   ApprovalDecision,
-  AvailableTool,
+  OfferedTool,
   ChatApprovalPayload,
-  ChatPolicies,
+  ApprovalPolicies,
   ChatSamplingPayload,
   ChatSettings,
   Conversation,
@@ -19,9 +19,9 @@ import type {
   ExportFormat,
   Message,
   PolicyKind,
-  SamplingDecision,
+  SamplingAnswer,
   SearchHit,
-  TurnStarted,
+  SendResult,
   Attachment,
 } from './chatTypes';
 import type { TrustReport } from './trustTypes';
@@ -70,7 +70,7 @@ export function normalizeMessage(m: Partial<Message> & { id: number }): Message 
   };
 }
 
-function normalizeTurn(t: TurnStarted): TurnStarted {
+function normalizeTurn(t: SendResult): SendResult {
   return { turnId: t.turnId, userMessage: normalizeMessage(t.userMessage) };
 }
 
@@ -130,7 +130,7 @@ export const exportConversation = (id: number, format: ExportFormat): Promise<st
 export const saveExport = (id: number, format: ExportFormat): Promise<string> => call(() => backend().chat.SaveExport(id, format));
 
 /** send starts a turn with the user's text; it returns at once. */
-export async function send(conversationId: number, text: string, attachments: Attachment[] = []): Promise<TurnStarted> {
+export async function send(conversationId: number, text: string, attachments: Attachment[] = []): Promise<SendResult> {
   return normalizeTurn(await call(() => backend().chat.Send({ conversationId, text, attachments })));
 }
 
@@ -138,12 +138,12 @@ export async function send(conversationId: number, text: string, attachments: At
 export const stopTurn = (conversationId: number): Promise<void> => call(() => backend().chat.Stop(conversationId));
 
 /** regenerate asks again for the last answer, as a new version; the versions before are kept. */
-export async function regenerate(conversationId: number): Promise<TurnStarted> {
+export async function regenerate(conversationId: number): Promise<SendResult> {
   return normalizeTurn(await call(() => backend().chat.Regenerate(conversationId)));
 }
 
 /** editAndResend replaces a user message (and all after it) and asks again. */
-export async function editAndResend(conversationId: number, messageId: number, text: string): Promise<TurnStarted> {
+export async function editAndResend(conversationId: number, messageId: number, text: string): Promise<SendResult> {
   return normalizeTurn(await call(() => backend().chat.EditAndResend(conversationId, messageId, text)));
 }
 
@@ -151,16 +151,16 @@ export async function editAndResend(conversationId: number, messageId: number, t
 export const approve = (id: string, decision: ApprovalDecision): Promise<void> => call(() => backend().chat.Approve(id, decision));
 
 /** retryToolCall runs a failed or timed-out call again and continues the turn. */
-export async function retryToolCall(conversationId: number, messageId: number, callId: string): Promise<TurnStarted> {
+export async function retryToolCall(conversationId: number, messageId: number, callId: string): Promise<SendResult> {
   return normalizeTurn(await call(() => backend().chat.RetryToolCall(conversationId, messageId, callId)));
 }
 
 /** answerSampling approves (optionally edited) or rejects a chat:sampling. */
-export const answerSampling = (id: string, decision: SamplingDecision): Promise<void> =>
+export const answerSampling = (id: string, decision: SamplingAnswer): Promise<void> =>
   call(() => backend().chat.AnswerSampling(id, decision));
 
 /** chatPolicies returns the remembered approval policies. */
-export async function chatPolicies(): Promise<ChatPolicies> {
+export async function chatPolicies(): Promise<ApprovalPolicies> {
   const p = await call(() => backend().chat.Policies());
   return { alwaysAllow: p?.alwaysAllow ?? [], autoServers: p?.autoServers ?? [], never: p?.never ?? [], suspended: p?.suspended ?? [] };
 }
@@ -179,7 +179,7 @@ export const chatSettings = (): Promise<ChatSettings> => call(() => backend().ch
 export const saveChatSettings = (s: ChatSettings): Promise<ChatSettings> => call(() => backend().chat.SaveSettings(s));
 
 /** availableTools lists the tools of the given servers (null = every enabled server). */
-export async function availableTools(servers: string[] | null): Promise<AvailableTool[]> {
+export async function availableTools(servers: string[] | null): Promise<OfferedTool[]> {
   const tools = (await call(() => backend().chat.AvailableTools(servers))) ?? [];
   return tools.map((t) => ({ ...t, title: t.title ?? '', description: t.description ?? '', annotations: t.annotations ?? {} }));
 }

@@ -11,9 +11,9 @@
 import type { ChatServiceBackend } from './backend';
 import type {
   ApprovalDecision,
-  AvailableTool,
+  OfferedTool,
   ChatApprovalPayload,
-  ChatPolicies,
+  ApprovalPolicies,
   ChatSamplingPayload,
   ChatSettings,
   ChatStepPayload,
@@ -25,7 +25,7 @@ import type {
   SearchHit,
   TokenUsage,
   ToolCall,
-  TurnStarted,
+  SendResult,
 } from './chatTypes';
 import { SNIPPET_END, SNIPPET_START } from './chatTypes';
 import type { EventMap, EventName } from './events';
@@ -42,12 +42,12 @@ export interface FakeChatOptions {
   /** Conversations at start, with their messages. */
   conversations?: Array<{ conversation: Partial<Conversation> & { id: number }; messages?: Array<Partial<Message>> }>;
   /** What AvailableTools offers. */
-  tools?: AvailableTool[];
+  tools?: OfferedTool[];
   /** The model a conversation gets when created without one. */
   defaultModel?: { provider: string; model: string };
   /** Plays every turn that Send, Regenerate and EditAndResend start; without it tests drive turns with turn(). */
   reply?: (turn: FakeTurn, text: string) => void | Promise<void>;
-  policies?: Omit<ChatPolicies, 'suspended'> & Partial<Pick<ChatPolicies, 'suspended'>>;
+  policies?: Omit<ApprovalPolicies, 'suspended'> & Partial<Pick<ApprovalPolicies, 'suspended'>>;
   /** What Trust reports (SPEC G1); default: nothing changed. */
   trust?: TrustReport;
 }
@@ -283,8 +283,8 @@ export class FakeChat implements ChatServiceBackend {
   readonly sampling = new Map<string, ChatSamplingPayload>();
   /** Running turns by conversation. */
   readonly turns = new Map<number, FakeTurn>();
-  tools: AvailableTool[];
-  policies: ChatPolicies;
+  tools: OfferedTool[];
+  policies: ApprovalPolicies;
   trust: TrustReport;
   settings: ChatSettings = { maxSteps: 10, toolTimeoutMs: 60000, approvalDefault: 'ask' };
   defaultModel: { provider: string; model: string };
@@ -386,7 +386,7 @@ export class FakeChat implements ChatServiceBackend {
     this.host.emit('chat:conversations', { conversationId });
   }
 
-  #start(conversationId: number, userMessage: Message, text: string): TurnStarted {
+  #start(conversationId: number, userMessage: Message, text: string): SendResult {
     if (this.turns.has(conversationId)) throw 'a reply is still being written in this conversation; stop it first';
     const turnId = `turn-${this.nextId()}`;
     const t = new FakeTurn(this, conversationId, turnId);
@@ -520,7 +520,7 @@ export class FakeChat implements ChatServiceBackend {
     return this.exportPath ?? `/home/dev/Documents/${s.conversation.title || 'conversation'}.${format}`;
   };
 
-  Send = async (input: { conversationId: number; text: string; attachments: unknown[] }): Promise<TurnStarted> => {
+  Send = async (input: { conversationId: number; text: string; attachments: unknown[] }): Promise<SendResult> => {
     this.host.record('Send', [input]);
     this.#get(input.conversationId);
     if (this.turns.has(input.conversationId)) throw 'a reply is still being written in this conversation; stop it first';
@@ -552,7 +552,7 @@ export class FakeChat implements ChatServiceBackend {
     t.done('cancelled');
   };
 
-  Regenerate = async (conversationId: number): Promise<TurnStarted> => {
+  Regenerate = async (conversationId: number): Promise<SendResult> => {
     this.host.record('Regenerate', [conversationId]);
     const s = this.#get(conversationId);
     const user = [...s.messages].reverse().find((m) => m.role === 'user');
@@ -618,7 +618,7 @@ export class FakeChat implements ChatServiceBackend {
     throw `message not found: ${messageId}`;
   }
 
-  EditAndResend = async (conversationId: number, messageId: number, text: string): Promise<TurnStarted> => {
+  EditAndResend = async (conversationId: number, messageId: number, text: string): Promise<SendResult> => {
     this.host.record('EditAndResend', [conversationId, messageId, text]);
     const s = this.#get(conversationId);
     const old = s.messages.find((m) => m.id === messageId && m.role === 'user');
@@ -654,7 +654,7 @@ export class FakeChat implements ChatServiceBackend {
     );
   };
 
-  RetryToolCall = async (conversationId: number, messageId: number, callId: string): Promise<TurnStarted> => {
+  RetryToolCall = async (conversationId: number, messageId: number, callId: string): Promise<SendResult> => {
     this.host.record('RetryToolCall', [conversationId, messageId, callId]);
     const s = this.#get(conversationId);
     if (this.turns.has(conversationId)) throw 'a reply is still being written in this conversation; stop it first';
@@ -682,7 +682,7 @@ export class FakeChat implements ChatServiceBackend {
     this.host.emit('chat:sampling-done', { id, conversationId: s.conversationId, outcome: d.approve ? 'approved' : 'rejected' });
   };
 
-  Policies = async (): Promise<ChatPolicies> => {
+  Policies = async (): Promise<ApprovalPolicies> => {
     this.host.record('Policies', []);
     return structuredClone(this.policies);
   };
@@ -713,7 +713,7 @@ export class FakeChat implements ChatServiceBackend {
     return { ...s };
   };
 
-  AvailableTools = async (servers: string[] | null): Promise<AvailableTool[]> => {
+  AvailableTools = async (servers: string[] | null): Promise<OfferedTool[]> => {
     this.host.record('AvailableTools', [servers]);
     return structuredClone(servers === null ? this.tools : this.tools.filter((t) => servers.includes(t.server)));
   };

@@ -1,81 +1,8 @@
-// The usage half of the contract with Go: backend/usage's bound types,
-// store.AuditEntry and the usage:changed payload, field by field.
+// The usage API: what the wrappers call and what they fill in.
 
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { UsageChangedPayload } from './events';
 import { auditLog, conversationTotal, knownCost, normalizeSummary, setBackend, usagePrices, usageSummary } from './index';
-import { AUDIT_SOURCES, AUDIT_STATUSES } from './usageTypes';
-import type {
-  AuditEntry,
-  AuditPage,
-  AuditQuery,
-  ConversationUsageRow,
-  Price,
-  UsageQuery,
-  UsageRow,
-  UsageSummary,
-  UsageTotals,
-} from './usageTypes';
-
-const GO = (file: string) => readFileSync(join(import.meta.dirname, '../../../../backend', file), 'utf8');
-const GO_USAGE = ['usage/summary.go', 'usage/pricing.go', 'usage/audit.go'].map(GO).join('\n');
-const GO_STORE_AUDIT = GO('store/audit.go');
-const GO_EVENTS = GO('events/usage.go');
-
-/** goJSONFields returns the json field names of a Go struct. */
-function goJSONFields(struct: string, src: string): string[] {
-  const body = new RegExp(`type ${struct} struct \\{([\\s\\S]*?)\\n\\}`).exec(src)?.[1] ?? '';
-  return [...body.matchAll(/json:"([^",]+)/g)].map((m) => m[1]).sort();
-}
-
-const keys = (v: object) => Object.keys(v).sort();
-
-describe('usage contract with backend/usage and store/audit.go', () => {
-  const totals: Required<UsageTotals> = {
-    calls: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, cost: null, pricedCost: 0, unpricedCalls: 0, costPartial: false,
-  };
-  const row: Required<UsageRow> = { ...totals, key: '', label: '', day: '', provider: '', preset: '', model: '' };
-  const conv: Required<Omit<ConversationUsageRow, 'day' | 'provider' | 'preset' | 'model'>> = {
-    ...totals, key: '', label: '', conversationId: 0, title: '', deleted: false,
-  };
-  const summary: Required<UsageSummary> = {
-    from: '', to: '', tzOffsetMinutes: 0, totals, byDay: [], byProvider: [], byModel: [], byConversation: [], conversations: 0, unpriced: [],
-  };
-  const query: Required<UsageQuery> = { from: '', to: '', tzOffsetMinutes: 0, provider: '', model: '', conversationId: 0 };
-  const price: Required<Price> = { provider: '', model: '', inputPerM: 0, cachedInputPerM: null, outputPerM: 0, source: 'user' };
-  const auditQuery: Required<AuditQuery> = {
-    from: '', to: '', tzOffsetMinutes: 0, server: '', tool: '', status: '', source: '', text: '', limit: 0, offset: 0,
-  };
-  const page: Required<AuditPage> = { entries: [], total: 0 };
-  const entry: Required<AuditEntry> = {
-    id: 0, time: '', source: 'chat', conversationId: 0, server: '', tool: '', arguments: '', argumentsTruncated: false, durationMs: 0,
-    status: 'ok', output: '', outputTruncated: false, error: '', approval: '', definitionHash: '',
-  };
-  const changed: Required<UsageChangedPayload> = { conversationId: 0 };
-
-  it.each([
-    ['UsageQuery', query, GO_USAGE],
-    ['Totals', totals, GO_USAGE],
-    ['Row', row, GO_USAGE],
-    ['ConversationRow', conv, GO_USAGE],
-    ['UsageSummary', summary, GO_USAGE],
-    ['Price', price, GO_USAGE],
-    ['AuditQuery', auditQuery, GO_USAGE],
-    ['AuditPage', page, GO_USAGE],
-    ['AuditEntry', entry, GO_STORE_AUDIT],
-    ['UsageChangedPayload', changed, GO_EVENTS],
-  ] as Array<[string, object, string]>)('%s has the same fields', (struct, value, src) => {
-    expect(keys(value)).toEqual(goJSONFields(struct, src));
-  });
-
-  it('names the same audit statuses and sources', () => {
-    const consts = (names: string) => [...GO_STORE_AUDIT.matchAll(new RegExp(`\\s(?:${names})\\s+= "([^"]+)"`, 'g'))].map((m) => m[1]).sort();
-    expect(consts('AuditOK|AuditError|AuditCancelled|AuditDeclined|AuditTimeout')).toEqual([...AUDIT_STATUSES].sort());
-    expect(consts('AuditChat|AuditTools|AuditCLI')).toEqual([...AUDIT_SOURCES].sort());
-  });
-});
+import type { UsageQuery } from './usageTypes';
 
 describe('usage api', () => {
   afterEach(() => {

@@ -2,6 +2,7 @@
 // audit log, generated from Go (backend/contract), and the value lists the
 // UI offers for its enums.
 import type { AuditEntry, ExportBy } from './generated/contract';
+import { allOf } from './values';
 
 export type {
   AuditEntry,
@@ -23,6 +24,6 @@ export type AuditStatus = AuditEntry['status'];
 /** Where a price comes from: shipped with the app, or set by the user. */
 export type PriceSource = import('./generated/contract').Price['source'];
 
-export const USAGE_EXPORT_BY: readonly ExportBy[] = ['day', 'provider', 'model', 'conversation', 'calls'];
-export const AUDIT_SOURCES: readonly AuditSource[] = ['chat', 'tools', 'cli'];
-export const AUDIT_STATUSES: readonly AuditStatus[] = ['ok', 'error', 'cancelled', 'declined', 'timeout'];
+export const USAGE_EXPORT_BY = allOf<ExportBy>()(['day', 'provider', 'model', 'conversation', 'calls']);
+export const AUDIT_SOURCES = allOf<AuditSource>()(['chat', 'tools', 'cli']);
+export const AUDIT_STATUSES = allOf<AuditStatus>()(['ok', 'error', 'cancelled', 'declined', 'timeout']);

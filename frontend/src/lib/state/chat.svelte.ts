@@ -23,7 +23,7 @@ import {
   type ApprovalDecision,
   type ChatApprovalPayload,
   type ChatErrorPayload,
-  type ChatProgress,
+  type Progress,
   type ChatSamplingPayload,
   type ChatStepPayload,
   type Conversation,
@@ -32,11 +32,11 @@ import {
   type ConversationView,
   type ExportFormat,
   type Message,
-  type SamplingDecision,
+  type SamplingAnswer,
   type SearchHit,
   type TokenUsage,
   type ToolCall,
-  type TurnStarted,
+  type SendResult,
 } from '../api';
 
 /** ErrorNote is one chat:error shown in the conversation's banner. */
@@ -136,7 +136,7 @@ export class ChatStore {
   #sampling = $state<ChatSamplingPayload[]>([]);
   #errors = $state<ErrorNote[]>([]);
   #steps = $state<Record<number, ChatStepPayload>>({});
-  #progress = $state<Record<string, ChatProgress>>({});
+  #progress = $state<Record<string, Progress>>({});
   #callStarts = $state<Record<string, number>>({});
 
   #buffer = new Map<number, { text: string; reasoning: string }>();
@@ -300,7 +300,7 @@ export class ChatStore {
   }
 
   /** progressOf returns the last progress of a running tool call. */
-  progressOf(callId: string): ChatProgress | undefined {
+  progressOf(callId: string): Progress | undefined {
     return this.#progress[callId];
   }
 
@@ -709,7 +709,7 @@ export class ChatStore {
   }
 
   /** answerSampling answers a sampling request; the card goes away at once. */
-  async answerSampling(id: string, decision: SamplingDecision): Promise<void> {
+  async answerSampling(id: string, decision: SamplingAnswer): Promise<void> {
     this.#dropSampling(id);
     await answerSampling(id, decision);
   }
@@ -747,7 +747,7 @@ export class ChatStore {
     this.#focus = { messageId: target?.id ?? messageId, n: ++this.#focusN };
   }
 
-  #started(conversationId: number, t: TurnStarted): void {
+  #started(conversationId: number, t: SendResult): void {
     if (!this.#finished.has(t.turnId)) this.#running[conversationId] = t.turnId;
     delete this.#stopping[conversationId];
     if (this.#current?.id === conversationId) this.#applyMessage(t.userMessage);

@@ -34,6 +34,9 @@ export interface ApprovalDecision {
   arguments?: any;
 }
 
+/** ApprovalOutcome is how an approval question ended. */
+export type ApprovalOutcome = 'run' | 'cancel' | 'expired';
+
 /** ApprovalPolicies are the stored approval policies. */
 export interface ApprovalPolicies {
   /** AlwaysAllow tools run without asking. */
@@ -138,8 +141,7 @@ export interface ChangedTool {
 export interface ChatApprovalDonePayload {
   id: string;
   conversationId: number;
-  /** Outcome is "run", "cancel" or "expired" (the turn ended first). */
-  outcome: string;
+  outcome: ApprovalOutcome;
 }
 
 /** ChatApprovalPayload asks the user to run a tool call. */
@@ -196,11 +198,7 @@ export interface ChatDeltaPayload {
 export interface ChatDonePayload {
   conversationId: number;
   turnId: string;
-  /**
-   * Reason is "stop" (the model finished), "cancelled" (the user
-   * stopped), "error", or "max_steps" (the step limit was reached).
-   */
-  reason: string;
+  reason: DoneReason;
   steps: number;
 }
 
@@ -230,8 +228,7 @@ export interface ChatMessagePayload {
 export interface ChatSamplingDonePayload {
   id: string;
   conversationId: number;
-  /** Outcome is "approved", "rejected", "failed" or "expired". */
-  outcome: string;
+  outcome: SamplingOutcome;
 }
 
 /** ChatSamplingPayload shows a server's sampling/createMessage request. */
@@ -511,10 +508,19 @@ export interface DiffSpan {
 /** Direction tells which way a JSON-RPC message travelled. */
 export type Direction = 'out' | 'in' | 'local';
 
+/** DoneReason is why a turn ended. */
+export type DoneReason = 'stop' | 'cancelled' | 'error' | 'max_steps';
+
+/**
+ * ElicitationAction is how a question was answered (MCP's ElicitResult
+ * action).
+ */
+export type ElicitationAction = 'accept' | 'decline' | 'cancel';
+
 /** ElicitationDonePayload says a question is settled, and how. */
 export interface ElicitationDonePayload {
   id: string;
-  action: 'accept' | 'decline' | 'cancel';
+  action: ElicitationAction;
 }
 
 /**
@@ -561,6 +567,9 @@ export interface EnvVar {
 
 /** ExportBy is what one line of a CSV export sums up. */
 export type ExportBy = 'day' | 'provider' | 'model' | 'conversation' | 'calls';
+
+/** ExportFormat is how a conversation is exported. */
+export type ExportFormat = 'md' | 'json';
 
 /**
  * Health is the verdict on a provider: a code the UI translates with its
@@ -925,6 +934,9 @@ export interface PickerProvider {
   error?: string;
 }
 
+/** PolicyKind is the kind of standing policy RevokePolicy removes. */
+export type PolicyKind = 'always' | 'server' | 'never';
+
 /** PoolDefaults are the pool's application-wide settings. */
 export interface PoolDefaults {
   /**
@@ -1165,6 +1177,9 @@ export interface SamplingAnswer {
    */
   request?: any;
 }
+
+/** SamplingOutcome is how a sampling request ended. */
+export type SamplingOutcome = 'approved' | 'rejected' | 'failed' | 'expired';
 
 /**
  * SavedRequest is a tool call the user kept for later (SPEC B1): a name,
@@ -1944,7 +1959,7 @@ export interface MCPPool {
    * AnswerElicitation answers a server's question (an mcp:elicitation event):
    * action is accept (with content), decline or cancel.
    */
-  AnswerElicitation(id: string, action: string, content: Record<string, unknown> | null): Promise<void>;
+  AnswerElicitation(id: string, action: ElicitationAction, content: Record<string, unknown> | null): Promise<void>;
   /**
    * CallTool calls a tool and waits for its result; progress arrives as
    * mcp:progress events carrying req.CallID. The call goes to the audit log
@@ -2085,7 +2100,7 @@ export interface MCPPool {
    * SetLogLevel sets the lowest level of log message a server sends:
    * debug, info, notice, warning, error, critical, alert or emergency.
    */
-  SetLogLevel(server: string, level: string): Promise<void>;
+  SetLogLevel(server: string, level: MCP.LoggingLevel): Promise<void>;
   /**
    * SetToolEnabled turns one tool on or off for models; the server keeps
    * running, and the inspector can still call it.
@@ -2343,7 +2358,7 @@ export interface ChatService {
    */
   EditAndResend(conversationID: number, messageID: number, text: string): Promise<SendResult>;
   /** Export renders a conversation as "md" or "json". */
-  Export(id: number, format: string): Promise<string>;
+  Export(id: number, format: ExportFormat): Promise<string>;
   /** ListConversations returns a page of the sidebar (limit <= 0: 100). */
   ListConversations(limit: number, offset: number): Promise<ConversationSummary[]>;
   /**
@@ -2371,12 +2386,12 @@ export interface ChatService {
    */
   RevealMessage(conversationID: number, messageID: number): Promise<ConversationView>;
   /** RevokePolicy removes a policy: kind "always" | "server" | "never". */
-  RevokePolicy(kind: string, server: string, tool: string): Promise<void>;
+  RevokePolicy(kind: PolicyKind, server: string, tool: string): Promise<void>;
   /**
    * SaveExport asks where to save the export and writes it there; it returns
    * the path, or "" when the user cancelled.
    */
-  SaveExport(id: number, format: string): Promise<string>;
+  SaveExport(id: number, format: ExportFormat): Promise<string>;
   /** SaveSettings stores the chat settings and returns what was stored. */
   SaveSettings(settings: ChatSettings): Promise<ChatSettings>;
   /** Search finds messages containing every word of query. */
