@@ -18,6 +18,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"mcpdesk/backend/chat"
+	"mcpdesk/backend/core"
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/hotkey"
 	"mcpdesk/backend/instance"
@@ -56,26 +57,24 @@ type Config struct {
 	NavigationCheck string
 }
 
-// App is the composition root: it builds the services, starts them when the
-// window starts and stops them when it closes, and adapts the backend's
-// events.Emitter to the Wails runtime — the only Wails-runtime use.
+// App is the window's side of the backend: it opens backend/core (the
+// composition root) with the window's emitter, keychain and login-shell
+// environment, builds the bound services over it under its context, starts
+// it when the window starts and closes it when the window closes, and
+// adapts the backend's events.Emitter to the Wails runtime.
 type App struct {
 	ctx     atomic.Pointer[context.Context]
 	logger  *slog.Logger
 	logFile io.Closer
-	store   *store.Store
-	pool    *mcppool.Pool
-	stop    context.CancelFunc
+	// core is the backend the bound services are built over.
+	core    *core.Core
 	started time.Time
 
 	mcp       *mcppool.MCPPool
 	settings  *settings.Service
 	providers *providers.ProviderManager
-	models    *providers.Manager
 	chat      *chat.ChatService
-	engine    *chat.Engine
 	usage     *usage.UsageStats
-	ledger    *usage.Engine
 
 	// The desktop around the window (SPEC F2).
 	cfg       Config
@@ -100,57 +99,45 @@ func NewApp(cfg Config) (*App, error) {
 	a := &App{started: cfg.Started, cfg: cfg, loaded: make(chan struct{})}
 	a.logger, a.logFile = openLog(dir)
 	a.nav = webview.New(cfg.Web, a.logger)
-	st, err := store.Open(dir, a.logger)
-	if err != nil {
-		return nil, err
-	}
-	a.store = st
-	configFile := filepath.Join(dir, "mcp.config.json")
 	desk := mcppool.NewElicitationDesk(emitter{a}, 0)
 	env := shellenv.NewProvider(true, shellenv.WithLogger(a.logger))
 	keychain := secrets.NewKeyring(keychainService)
-	a.pool = mcppool.New(mcppool.Options{
-		ConfigPath: configFile,
-		Watch:      true,
+	c, err := core.Open(core.Options{
+		DataDir: dir,
+		Watch:   true,
+		Logger:  a.logger,
+		Emitter: emitter{a},
+		// Provider keys, and servers' secret env and header values
+		// (${keychain:…}).
+		Secrets: keychain,
 		// A window launched from a desktop does not inherit the shell's
-		// PATH: stdio servers start with the login shell's environment.
-		Env:        env,
-		ClientInfo: mcp.Implementation{Name: "mcpdesk", Title: "MCP Desk", Version: cfg.Version},
-		Emitter:    emitter{a},
-		Logger:     a.logger,
-		Elicitor:   desk,
-		// Secret env and header values of servers (${keychain:…}).
-		Secrets: keychain,
-	})
-	// Every LLM call and every tool call is recorded (SPEC E1, E2).
-	a.ledger = usage.New(usage.Options{Store: st, Emitter: emitter{a}, Logger: a.logger})
-	a.usage = usage.NewService(a.ledger, picker{a})
-	a.mcp = mcppool.NewService(a.pool, picker{a}, mcppool.WithElicitationDesk(desk), mcppool.WithSavedRequests(st),
-		mcppool.WithAudit(a.ledger))
-	a.models = providers.NewManager(providers.Options{
-		Store:   st,
-		Secrets: keychain,
-		// A key named by an environment variable may be set in the login
-		// shell only, as stdio servers' variables are.
+		// PATH: stdio servers start with the login shell's environment,
+		// and a key named by a variable may be set there only.
+		Env:       env,
 		LookupEnv: shellLookup(env),
 		// Test and "Reload environment" read the login shell again, so a
 		// key exported after the start counts; running servers keep theirs.
-		ReloadEnv: env.Reload,
-		Logger:    a.logger,
+		ReloadEnv:  env.Reload,
+		ClientInfo: mcp.Implementation{Name: "mcpdesk", Title: "MCP Desk", Version: cfg.Version},
+		Elicitor:   desk,
 	})
-	a.providers = providers.NewService(a.models)
-	a.engine = chat.New(chat.Options{Store: st, Models: a.models, Tools: a.pool, Emitter: emitter{a}, Logger: a.logger,
-		Recorder: a.ledger})
-	// The chat engine answers servers' sampling requests with a model
-	// (SPEC A11); the pool asks it, so it is installed once both exist.
-	a.pool.SetSampler(a.engine)
-	a.chat = chat.NewService(a.engine, picker{a})
-	a.settings = settings.New(st, settings.AppInfo{
-		Version: cfg.Version, DataDir: dir, ConfigFile: configFile, DatabaseFile: st.Path(),
-	}, settings.WithLogger(a.logger), settings.WithKeychain(keychain),
+	if err != nil {
+		return nil, err
+	}
+	a.core = c
+	// Bound calls run under the core's context: quitting cancels them.
+	ctx := c.Context()
+	a.usage = usage.NewService(c.Ledger, picker{a}, usage.WithContext(ctx))
+	a.mcp = mcppool.NewService(c.Pool, picker{a}, mcppool.WithElicitationDesk(desk), mcppool.WithSavedRequests(c.Store),
+		mcppool.WithSettings(c.Store), mcppool.WithAudit(c.Ledger))
+	a.providers = providers.NewService(c.Models, providers.WithContext(ctx))
+	a.chat = chat.NewService(c.Engine, picker{a}, chat.WithContext(ctx))
+	a.settings = settings.New(c.Store, settings.AppInfo{
+		Version: cfg.Version, DataDir: c.Dir, ConfigFile: c.ConfigFile, DatabaseFile: c.Store.Path(),
+	}, settings.WithContext(ctx), settings.WithLogger(a.logger), settings.WithKeychain(keychain),
 		// A key stored earlier that reads keeps the keychain from being
 		// called unavailable when its self-test fails.
-		settings.WithStoredKeys(func() int { return a.models.ReadableKeys(context.Background()) }),
+		settings.WithStoredKeys(func() int { return c.Models.ReadableKeys(ctx) }),
 		// The tray's menu speaks the window's language.
 		settings.WithPrefsListener(func(p settings.Prefs) { a.tray.SetLabels(tray.LabelsFor(p.Language, os.Getenv)) }),
 		settings.WithDesktop(a.desktopStatus),
@@ -168,16 +155,15 @@ func (a *App) startup(ctx context.Context) {
 	a.ctx.Store(&ctx)
 	a.nav.Watch()
 	go a.watchFirstLoad(ctx)
-	// The pool outlives no window but is not tied to Wails' context either:
-	// shutdown stops it explicitly, after its children are gone.
-	poolCtx, stop := context.WithCancel(context.Background())
-	a.stop = stop
+	// The backend outlives no window but is not tied to Wails' context
+	// either: shutdown closes it explicitly, after its children are gone.
+	poolCtx := a.core.Context()
 	// Turns cut short by the last exit are marked interrupted before the
 	// window can start new ones.
-	if err := a.engine.Start(poolCtx); err != nil {
+	if err := a.core.Engine.Start(poolCtx); err != nil {
 		a.logger.Warn("chat recovery", "err", err)
 	}
-	if err := a.pool.Start(poolCtx); err != nil {
+	if err := a.core.Pool.Start(poolCtx); err != nil {
 		a.logger.Warn("mcp config not loaded", "err", err)
 	}
 	// SIGTERM / SIGINT close the window the normal way, so that shutdown
@@ -242,13 +228,8 @@ func (a *App) domReady(ctx context.Context) {
 }
 
 func (a *App) shutdown(context.Context) {
-	if a.stop != nil {
-		a.stop()
-	}
-	a.engine.Close()
-	a.pool.Close()
-	if err := a.store.Close(); err != nil {
-		a.logger.Warn("close database", "err", err)
+	if err := a.core.Close(); err != nil {
+		a.logger.Warn("shut down", "err", err)
 	}
 	a.logger.Info("shut down")
 	a.stopDesktop()

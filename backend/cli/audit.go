@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"mcpdesk/backend/core"
 	"mcpdesk/backend/mcpconfig"
 	"mcpdesk/backend/mcppool"
 	"mcpdesk/backend/store"
@@ -47,12 +48,12 @@ func runAudit(ctx context.Context, g globals, args []string, env Env) int {
 		return usageError(env, "audit: --limit must be within 1…1000")
 	}
 	q.TzOffsetMinutes = localOffsetMinutes(time.Now())
-	st, err := openStore(g)
+	c, err := openCore(g, core.Options{})
 	if err != nil {
 		return fail(env, err)
 	}
-	defer st.Close()
-	page, err := usagestats.New(usagestats.Options{Store: st, Logger: quietLogger()}).Audit(ctx, q)
+	defer c.Close()
+	page, err := c.Ledger.Audit(ctx, q)
 	if err != nil {
 		return fail(env, err)
 	}
@@ -85,13 +86,17 @@ func cell(s string) string {
 	return s
 }
 
-// openStore opens the database of the data folder.
-func openStore(g globals) (*store.Store, error) {
-	dir, err := store.ResolveDir(g.dataDir)
-	if err != nil {
-		return nil, err
+// openCore builds the backend over the data folder of g (backend/core),
+// with the OS keychain and the quiet logger every command uses.
+func openCore(g globals, opts core.Options) (*core.Core, error) {
+	opts.DataDir = g.dataDir
+	if opts.Secrets == nil {
+		opts.Secrets = providerSecrets()
 	}
-	return store.Open(dir, quietLogger())
+	if opts.Logger == nil {
+		opts.Logger = quietLogger()
+	}
+	return core.Open(opts)
 }
 
 // localOffsetMinutes is the local zone's offset at t, to the nearest 15
@@ -111,13 +116,6 @@ func sign(n int) int {
 
 // cliRecorder is the chat command's recorder: its tool calls go to the
 // audit log as made from the command line.
-type cliRecorder struct{ *usagestats.Engine }
-
-func (r cliRecorder) RecordToolCall(ctx context.Context, e store.AuditEntry) {
-	e.Source = store.AuditCLI
-	r.Engine.RecordToolCall(ctx, e)
-}
-
 // auditInspectCall writes a tools/call of `mcpdesk inspect` to the audit
 // log of the data folder. The call already happened: a log that cannot be
 // written is reported on stderr and does not change the exit code.
@@ -149,10 +147,10 @@ func auditInspectCall(ctx context.Context, g globals, env Env, srv mcpconfig.Ser
 			e.Status = store.AuditError
 		}
 	}
-	st, err := openStore(g)
+	c, err := openCore(g, core.Options{})
 	if err == nil {
-		defer st.Close()
-		_, err = st.AddAuditEntry(context.WithoutCancel(ctx), e)
+		defer c.Close()
+		_, err = c.Store.AddAuditEntry(context.WithoutCancel(ctx), e)
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "mcpdesk: the call was not written to the audit log: %v\n", err)

@@ -15,11 +15,11 @@ import (
 	"time"
 
 	"mcpdesk/backend/chat"
+	"mcpdesk/backend/core"
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/mcppool"
 	"mcpdesk/backend/providers"
 	"mcpdesk/backend/store"
-	usagestats "mcpdesk/backend/usage"
 )
 
 const chatUsage = `usage: mcpdesk chat [--model PROVIDER/MODEL] [--servers a,b] [--approve ask|auto|never]
@@ -73,24 +73,24 @@ func runChat(ctx context.Context, g globals, args []string, env Env) int {
 		return usageError(env, "chat: --max-steps must be within 1…1000")
 	}
 
-	dir, err := store.ResolveDir(g.dataDir)
+	out := newChatPrinter(env, jsonOut, mode)
+	elicitor, _ := newCLIElicitor("", env)
+	elicitor.in = out.in // one reader of the terminal for every question
+	c, err := openCore(g, core.Options{
+		ConfigFile: configFile, Env: env.Servers, ClientInfo: clientInfo(env),
+		Emitter: out, Elicitor: elicitor,
+		AuditSource: store.AuditCLI,
+		// The window may be streaming a reply into the same database.
+		NoRecover: true,
+	})
 	if err != nil {
 		return fail(env, err)
 	}
-	st, err := store.Open(dir, quietLogger())
-	if err != nil {
-		return fail(env, err)
-	}
-	defer st.Close()
-	pm := providers.NewManager(providers.Options{Store: st, Secrets: providerSecrets(), Logger: quietLogger()})
+	defer c.Close()
+	st, pm, pool, engine := c.Store, c.Models, c.Pool, c.Engine
 	var ref providers.ModelRef
 	if model != "" {
 		if ref, err = parseModelFlag(ctx, pm, model); err != nil {
-			return fail(env, err)
-		}
-	}
-	if configFile == "" {
-		if configFile, err = defaultConfigPath(g); err != nil {
 			return fail(env, err)
 		}
 	}
@@ -104,38 +104,18 @@ func runChat(ctx context.Context, g globals, args []string, env Env) int {
 		}
 	}
 
-	out := newChatPrinter(env, jsonOut, mode)
 	// Without them a model is named by its provider's id.
 	out.names, _ = st.ProviderNames(ctx)
-	elicitor, _ := newCLIElicitor("", env)
-	elicitor.in = out.in // one reader of the terminal for every question
-	pool := mcppool.New(mcppool.Options{
-		ConfigPath: configFile, Env: env.Servers, ClientInfo: clientInfo(env), Logger: quietLogger(),
-		Secrets: providerSecrets(),
-		Emitter: out, Elicitor: elicitor,
-	})
-	// Servers without a timeout of their own use the one set in Settings;
-	// unreadable, the built-in default stays.
-	_, _ = mcppool.LoadDefaults(ctx, st, pool)
-	engine := chat.New(chat.Options{
-		Store: st, Models: pm, Tools: pool, Emitter: out, Logger: quietLogger(),
-		Recorder: cliRecorder{usagestats.New(usagestats.Options{Store: st, Logger: quietLogger()})},
-		// The window may be streaming a reply into the same database.
-		NoRecover: true,
-	})
 	out.engine = engine
-	pool.SetSampler(engine)
 	if err := pool.Start(ctx); err != nil {
 		return fail(env, err)
 	}
-	defer pool.Close()
 	if err := checkServers(ctx, pool, serverIDs, connectTimeout, env); err != nil {
 		return fail(env, err)
 	}
 	if err := engine.Start(ctx); err != nil {
 		return fail(env, err)
 	}
-	defer engine.Close()
 
 	conv, err := chatConversation(ctx, engine, st, convID, ref, set, serverIDs, system, temperature, maxSteps)
 	if err != nil {

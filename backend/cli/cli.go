@@ -23,6 +23,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"mcpdesk/backend/core"
 	"mcpdesk/backend/mcppool"
 	"mcpdesk/backend/store"
 )
@@ -159,7 +160,7 @@ func defaultConfigPath(g globals) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(dir, "mcp.config.json"), nil
+	return filepath.Join(dir, core.ConfigFileName), nil
 }
 
 func clientInfo(env Env) mcp.Implementation {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"mcpdesk/backend/core"
 	"mcpdesk/backend/store"
 )
 
@@ -55,15 +56,12 @@ func runConversations(ctx context.Context, g globals, args []string, env Env) in
 		}
 	}
 
-	dir, err := store.ResolveDir(g.dataDir)
+	c, err := openCore(g, core.Options{})
 	if err != nil {
 		return fail(env, err)
 	}
-	st, err := store.Open(dir, quietLogger())
-	if err != nil {
-		return fail(env, err)
-	}
-	defer st.Close()
+	defer c.Close()
+	st := c.Store
 
 	switch sub {
 	case "list", "ls":

@@ -7,9 +7,9 @@ import (
 	"io"
 	"strings"
 
+	"mcpdesk/backend/core"
 	"mcpdesk/backend/providers"
 	"mcpdesk/backend/secrets"
-	"mcpdesk/backend/store"
 )
 
 // keychainService is the name MCP Desk's entries carry in the OS keychain;
@@ -58,16 +58,11 @@ func runProviders(ctx context.Context, g globals, args []string, env Env) int {
 // openProviders opens the database of the data folder and a Manager over it
 // and the OS keychain.
 func openProviders(g globals) (*providers.Manager, func(), error) {
-	dir, err := store.ResolveDir(g.dataDir)
+	c, err := openCore(g, core.Options{})
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := store.Open(dir, quietLogger())
-	if err != nil {
-		return nil, nil, err
-	}
-	m := providers.NewManager(providers.Options{Store: st, Secrets: providerSecrets(), Logger: quietLogger()})
-	return m, func() { st.Close() }, nil
+	return c.Models, func() { _ = c.Close() }, nil
 }
 
 func providersList(ctx context.Context, g globals, args []string, env Env) int {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"mcpdesk/backend/core"
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/mcppool"
 )
@@ -37,17 +38,14 @@ func runServers(ctx context.Context, g globals, args []string, env Env) int {
 	if fs.NArg() > 0 {
 		return usageError(env, "servers takes no arguments, got %q", fs.Args())
 	}
-	if configFile == "" {
-		var err error
-		if configFile, err = defaultConfigPath(g); err != nil {
-			return fail(env, err)
-		}
+	// Built like the window's: servers without a timeout of their own use
+	// the one set in Settings.
+	c, err := openCore(g, core.Options{ConfigFile: configFile, Env: env.Servers, ClientInfo: clientInfo(env)})
+	if err != nil {
+		return fail(env, err)
 	}
-	pool := mcppool.New(mcppool.Options{
-		ConfigPath: configFile, Env: env.Servers, ClientInfo: clientInfo(env), Logger: quietLogger(),
-		Secrets: providerSecrets(),
-	})
-	defer pool.Close()
+	defer c.Close()
+	pool := c.Pool
 	if err := pool.Start(ctx); err != nil {
 		return fail(env, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"mcpdesk/backend/core"
 	usagestats "mcpdesk/backend/usage"
 )
 
@@ -54,12 +55,12 @@ func runUsage(ctx context.Context, g globals, args []string, env Env) int {
 		return usageError(env, "usage: --by must be day, provider, model or conversation, not %q", by)
 	}
 	q.TzOffsetMinutes = localOffsetMinutes(time.Now())
-	st, err := openStore(g)
+	c, err := openCore(g, core.Options{})
 	if err != nil {
 		return fail(env, err)
 	}
-	defer st.Close()
-	s, err := usagestats.New(usagestats.Options{Store: st, Logger: quietLogger()}).FullSummary(ctx, q)
+	defer c.Close()
+	s, err := c.Ledger.FullSummary(ctx, q)
 	if err != nil {
 		return fail(env, err)
 	}

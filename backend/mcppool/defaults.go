@@ -82,18 +82,6 @@ func WriteDefaults(ctx context.Context, st SettingStore, d PoolDefaults) (PoolDe
 	return d, nil
 }
 
-// LoadDefaults reads the defaults stored in st and applies them to p. The
-// command line calls it before Start; the window's MCPPool does it in
-// NewService. On a read error p keeps its defaults.
-func LoadDefaults(ctx context.Context, st SettingStore, p *Pool) (PoolDefaults, error) {
-	d, err := ReadDefaults(ctx, st)
-	if err != nil {
-		return d, err
-	}
-	p.SetDefaultTimeout(time.Duration(d.TimeoutMs) * time.Millisecond)
-	return d, nil
-}
-
 // timeoutSlot holds the pool's default request timeout; zero means
 // mcpconfig.DefaultTimeoutMs. Connections read it on every request, so a
 // change applies to the next request of every server.

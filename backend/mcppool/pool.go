@@ -49,6 +49,9 @@ type Options struct {
 	// Secrets holds the env and header values kept in the OS keychain
 	// (see keychain.go); nil: references to it fail to resolve.
 	Secrets SecretStore
+	// Defaults are the application-wide settings (ReadDefaults reads the
+	// stored ones); zero fields keep the built-in values.
+	Defaults PoolDefaults
 }
 
 // Pool holds one supervised connection per configured server.
@@ -103,6 +106,7 @@ func New(opts Options) *Pool {
 		calls:  newCalls(opts.Emitter),
 	}
 	p.sampling.set(opts.Sampler)
+	p.SetDefaultTimeout(time.Duration(opts.Defaults.TimeoutMs) * time.Millisecond)
 	p.dialer = &dialer{
 		env:        opts.Env,
 		log:        opts.Log,

@@ -20,6 +20,16 @@ type Sampler interface {
 	CreateMessage(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error)
 }
 
+// SamplerFunc is a Sampler written as a function, as handlers are passed
+// in Options: the composition root passes one that asks the chat engine,
+// which is built after the pool because it calls the pool's tools.
+type SamplerFunc func(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error)
+
+// CreateMessage calls f.
+func (f SamplerFunc) CreateMessage(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	return f(ctx, server, req)
+}
+
 // samplingHandler adapts a Sampler to one server's mcp-go client.
 type samplingHandler struct {
 	server string

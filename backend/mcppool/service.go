@@ -29,7 +29,9 @@ type MCPPool struct {
 	picker FilePicker
 	desk   *ElicitationDesk
 	saved  SavedRequestStore
-	audit  ToolCallAuditor // nil: calls are not audited
+	// settings keeps the server defaults (nil: they cannot be changed).
+	settings SettingStore
+	audit    ToolCallAuditor // nil: calls are not audited
 	// previews keeps what each import preview showed, for Import.
 	previews previews
 }
@@ -44,6 +46,13 @@ type SavedRequestStore interface {
 // WithSavedRequests lets the Tools tab keep requests in st.
 func WithSavedRequests(st SavedRequestStore) ServiceOption {
 	return func(s *MCPPool) { s.saved = st }
+}
+
+// WithSettings lets the Settings screen read and change the server
+// defaults kept in st. The pool starts with the stored ones (see
+// Options.Defaults); a change applies to it at once.
+func WithSettings(st SettingStore) ServiceOption {
+	return func(s *MCPPool) { s.settings = st }
 }
 
 // ServiceOption configures NewService.
@@ -61,7 +70,6 @@ func NewService(pool *Pool, picker FilePicker, opts ...ServiceOption) *MCPPool {
 	for _, o := range opts {
 		o(s)
 	}
-	s.loadDefaults() // the stored default timeout, before the pool starts
 	return s
 }
 

@@ -24,7 +24,7 @@ func TestDefaultTimeoutSetting(t *testing.T) {
 	own := stdioServer("own")
 	own.TimeoutMs = 20_000
 	p, _ := newTestPool(t, stdioServer("plain"), own)
-	svc := NewService(p, nil, WithSavedRequests(st))
+	svc := NewService(p, nil, WithSettings(st))
 	waitState(t, p, "plain", events.StateConnected, 15*time.Second)
 	waitState(t, p, "own", events.StateConnected, 15*time.Second)
 
@@ -50,14 +50,17 @@ func TestDefaultTimeoutSetting(t *testing.T) {
 		t.Fatalf("sleep on a server with its own 20 s timeout = %v, %v", res, err)
 	}
 
-	// Read at startup: a new service over the same database applies it.
-	p2, _ := newTestPool(t)
-	if p2.DefaultTimeout() != 60*time.Second {
+	// Read at startup: a pool built with the stored defaults (as
+	// backend/core builds it) applies them; without, the built-in 60 s.
+	if p2 := New(Options{}); p2.DefaultTimeout() != 60*time.Second {
 		t.Fatalf("a fresh pool's default = %s", p2.DefaultTimeout())
 	}
-	NewService(p2, nil, WithSavedRequests(st))
-	if p2.DefaultTimeout() != time.Second {
-		t.Errorf("after NewService the default = %s, want the stored 1s", p2.DefaultTimeout())
+	d, err := ReadDefaults(context.Background(), st)
+	if err != nil || d.TimeoutMs != 1000 {
+		t.Fatalf("ReadDefaults = %+v, %v; want the stored 1000 ms", d, err)
+	}
+	if p2 := New(Options{Defaults: d}); p2.DefaultTimeout() != time.Second {
+		t.Errorf("a pool built with the stored defaults has %s, want 1s", p2.DefaultTimeout())
 	}
 }
 
@@ -68,7 +71,7 @@ func TestSaveDefaultsValidation(t *testing.T) {
 	}
 	t.Cleanup(func() { st.Close() })
 	p, _ := newTestPool(t)
-	svc := NewService(p, nil, WithSavedRequests(st))
+	svc := NewService(p, nil, WithSettings(st))
 
 	for _, c := range []struct {
 		in      int
