@@ -102,10 +102,10 @@ func TestReadOnlyDefaultRunsWithoutAsking(t *testing.T) {
 	}
 
 	got := auditByTool(t, u, conv.ID)
-	if e := got[`echo {"message":"ro"}`]; e.Status != store.AuditOK || e.Approval != string(store.ApprovalReadOnly) {
+	if e := got[`echo {"message":"ro"}`]; e.Status != store.AuditOK || e.Approval != store.ApprovalReadOnly {
 		t.Errorf("audit of the read-only echo: %+v", e)
 	}
-	if e := got[`fail {}`]; e.Status != store.AuditDeclined || e.Approval != string(store.ApprovalUser) {
+	if e := got[`fail {}`]; e.Status != store.AuditDeclined || e.Approval != store.ApprovalUser {
 		t.Errorf("audit of fail: %+v", e)
 	}
 

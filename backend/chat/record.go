@@ -50,7 +50,7 @@ type callNote struct {
 func (e *Engine) auditCall(t *turn, c store.ToolCall, note callNote) {
 	entry := store.AuditEntry{
 		Time: note.start, Source: store.AuditChat, ConversationID: t.conv, Server: c.Server, Tool: c.Tool,
-		Arguments: c.Arguments, Approval: string(c.Approval), DurationMs: c.DurationMs, Error: c.Error,
+		Arguments: c.Arguments, Approval: c.Approval, DurationMs: c.DurationMs, Error: c.Error,
 		DefinitionHash: note.hash,
 	}
 	if entry.Tool == "" {

@@ -80,7 +80,7 @@ func TestAuditAndUsageOfATurn(t *testing.T) {
 		`echo {"msg":1}`:        {"test", store.AuditDeclined, "validation", "", "Invalid arguments"},
 	} {
 		e, ok := got[key]
-		if !ok || e.Server != want.server || e.Status != want.status || e.Approval != want.approval || e.Output != want.output ||
+		if !ok || e.Server != want.server || e.Status != want.status || string(e.Approval) != want.approval || e.Output != want.output ||
 			!strings.Contains(e.Error, want.errPart) || e.Source != store.AuditChat || e.Time.IsZero() {
 			t.Errorf("%s: %+v, want %+v", key, e, want)
 		}

@@ -34,7 +34,7 @@ func auditEntry(req ToolCallRequest, res *mcp.CallToolResult, took time.Duration
 	}
 	e := store.AuditEntry{
 		Time: time.Now().Add(-took), Source: store.AuditTools, Server: req.Server, Tool: req.Tool,
-		Arguments: args, Approval: string(store.ApprovalUser), DurationMs: took.Milliseconds(),
+		Arguments: args, Approval: store.ApprovalUser, DurationMs: took.Milliseconds(),
 	}
 	switch {
 	case err == nil && res != nil:

@@ -60,18 +60,20 @@ const (
 	AuditTimeout   = "timeout"   // it ran past its time limit
 )
 
-// Approvals of the audit log besides the chat's (store.Approval: user,
-// conversation, always, server-auto, never).
+// Approvals only the audit log records, besides the chat's (user,
+// conversation, always, server-auto, never, read-only). They are
+// Approvals too, so that the UI's words for them are checked against one
+// generated union.
 const (
 	// AuditApprovalCLI: run from the command line by whoever typed it.
-	AuditApprovalCLI = "cli"
+	AuditApprovalCLI Approval = "cli"
 	// AuditApprovalValidation: refused before anyone was asked, because the
 	// tool does not exist or its arguments do not fit its input schema.
-	AuditApprovalValidation = "validation"
+	AuditApprovalValidation Approval = "validation"
 	// AuditApprovalModeAuto and AuditApprovalModeNever: decided by the
 	// command line's `chat --approve auto|never`.
-	AuditApprovalModeAuto  = "approve-auto"
-	AuditApprovalModeNever = "approve-never"
+	AuditApprovalModeAuto  Approval = "approve-auto"
+	AuditApprovalModeNever Approval = "approve-never"
 )
 
 // Limits of what the audit log keeps of one call.
@@ -99,9 +101,9 @@ type AuditEntry struct {
 	// user, conversation, always, server-auto, never, validation, cli,
 	// approve-auto, approve-never; "" when the call ended before anyone
 	// decided.
-	Approval   string `json:"approval"`
-	Status     string `json:"status" ts_type:"'ok' | 'error' | 'cancelled' | 'declined' | 'timeout'"`
-	DurationMs int64  `json:"durationMs"`
+	Approval   Approval `json:"approval"`
+	Status     string   `json:"status" ts_type:"'ok' | 'error' | 'cancelled' | 'declined' | 'timeout'"`
+	DurationMs int64    `json:"durationMs"`
 	// Output is the start of the result's text, cut at MaxAuditOutput bytes.
 	Output          string `json:"output"`
 	OutputTruncated bool   `json:"outputTruncated"`
@@ -134,7 +136,7 @@ func (auditRow) TableName() string { return "audit_log" }
 func (r auditRow) entry() AuditEntry {
 	e := AuditEntry{
 		ID: r.ID, Time: time.UnixMilli(r.Time).UTC(), Source: r.Source, Server: r.Server, Tool: r.Tool,
-		Arguments: r.Arguments, ArgumentsTruncated: r.ArgumentsTruncated, Approval: r.Approval, Status: r.Status,
+		Arguments: r.Arguments, ArgumentsTruncated: r.ArgumentsTruncated, Approval: Approval(r.Approval), Status: r.Status,
 		DurationMs: r.DurationMs, Output: r.Output, OutputTruncated: r.OutputTruncated, Error: r.Error,
 		DefinitionHash: r.DefinitionHash,
 	}
@@ -172,7 +174,7 @@ func (s *Store) AddAuditEntry(ctx context.Context, e AuditEntry) (AuditEntry, er
 	e.Error, _ = clipAudit(e.Error, MaxAuditError)
 	row := auditRow{
 		Time: e.Time.UnixMilli(), Source: e.Source, Server: e.Server, Tool: e.Tool,
-		Arguments: e.Arguments, ArgumentsTruncated: e.ArgumentsTruncated, Approval: e.Approval, Status: e.Status,
+		Arguments: e.Arguments, ArgumentsTruncated: e.ArgumentsTruncated, Approval: string(e.Approval), Status: e.Status,
 		DurationMs: max(e.DurationMs, 0), Output: e.Output, OutputTruncated: e.OutputTruncated, Error: e.Error,
 		DefinitionHash: e.DefinitionHash,
 	}

@@ -16,9 +16,9 @@ func TestAuditLog(t *testing.T) {
 	long := strings.Repeat("é", MaxAuditOutput) // 2 bytes each: cut mid-way
 	entries := []AuditEntry{
 		{Time: at, Source: AuditChat, ConversationID: 4, Server: "fs", Tool: "read_file", Arguments: `{"path":"/tmp/a"}`,
-			Approval: string(ApprovalAlways), Status: AuditOK, DurationMs: 12, Output: long},
+			Approval: ApprovalAlways, Status: AuditOK, DurationMs: 12, Output: long},
 		{Time: at.Add(time.Minute), Source: AuditTools, Server: "fs", Tool: "write_file", Arguments: `{"path":"/tmp/b","text":"50% off"}`,
-			Approval: string(ApprovalUser), Status: AuditError, Error: "disk full"},
+			Approval: ApprovalUser, Status: AuditError, Error: "disk full"},
 		{Time: at.Add(2 * time.Minute), Source: AuditCLI, Server: "web", Tool: "fetch", Arguments: `{"url":"x"}`,
 			Approval: AuditApprovalCLI, Status: AuditTimeout},
 		{Time: at.Add(24 * time.Hour), Source: AuditChat, Server: "web", Tool: "fetch", Arguments: strings.Repeat("a", MaxAuditArguments+1),

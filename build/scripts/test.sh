@@ -89,7 +89,7 @@ layer_e2e() {
   # The in-memory fakes of the UI tests never reach the production bundle
   # (main.ts loads the demo backend only in a Vite dev server).
   if grep -rlF -e 'no longer waiting for an answer' -e 'the conversation has no message to answer' frontend/dist; then
-    echo "frontend/dist holds code of src/lib/api/fake*.ts"
+    echo "frontend/dist holds code of src/test/fakes/"
     return 1
   fi
   (cd frontend && node e2e/run.mjs) | tee "$tmp/e2e.log"

@@ -13,7 +13,7 @@ async function boot() {
   // Without Go (a plain browser on `npm run dev`), use the in-memory demo
   // backend. The production build drops this branch and the fake with it.
   if (import.meta.env.DEV && !hasWails()) {
-    const { demoBackend } = await import('./lib/api/fake');
+    const { demoBackend } = await import('./test/fakes/fake');
     const demo = demoBackend();
     // Reachable from the devtools console for trying states by hand.
     (window as { mcpdeskDemo?: unknown }).mcpdeskDemo = demo;

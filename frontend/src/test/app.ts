@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach } from 'vitest';
 import App from '../App.svelte';
 import { setBackend } from '../lib/api';
-import { FakeBackend, type FakeOptions } from '../lib/api/fake';
+import { FakeBackend, type FakeOptions } from './fakes/fake';
 import { createStores } from '../lib/state/context';
 
 const live: FakeBackend[] = [];

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { on, uiState, saveUIState, listServers, ApiError, setBackend } from './index';
-import { FakeBackend } from './fake';
+import { FakeBackend } from '../../test/fakes/fake';
 import { listConversations, send } from './chat';
 import { wailsBackend } from './wails';
 

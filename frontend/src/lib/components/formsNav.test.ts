@@ -5,8 +5,8 @@
 import { screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
 import { go, renderApp } from '../../test/app';
-import { spec, status, type FakeOptions } from '../api/fake';
-import { auditEntry } from '../api/fakeUsage';
+import { spec, status, type FakeOptions } from '../../test/fakes/fake';
+import { auditEntry } from '../../test/fakes/fakeUsage';
 import type { Prompt, Tool } from '../api';
 
 // jsdom lays nothing out: record what was scrolled into view.

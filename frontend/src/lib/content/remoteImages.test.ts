@@ -8,7 +8,7 @@ import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { conversationScope, serverScope, setBackend, type RemoteScope, type Tool } from '../api';
-import { FakeBackend, type FakeOptions } from '../api/fake';
+import { FakeBackend, type FakeOptions } from '../../test/fakes/fake';
 import ChatMarkdown from '../components/chat/ChatMarkdown.svelte';
 import Markdown from '../components/inspector/Markdown.svelte';
 import ToolIcon from '../components/tools/ToolIcon.svelte';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setBackend } from '../api';
-import { FakeBackend, spec, status } from '../api/fake';
+import { FakeBackend, spec, status } from '../../test/fakes/fake';
 import { InspectorServer } from './inspectorServer.svelte';
 import { PromptsStore } from './prompts.svelte';
 import { ResourcesStore } from './resources.svelte';

@@ -1,7 +1,7 @@
 import { flushSync } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setBackend } from '../api';
-import { FakeBackend, rpcEntry, spec, status } from '../api/fake';
+import { FakeBackend, rpcEntry, spec, status } from '../../test/fakes/fake';
 import { RPCLogStore, prettyPayload } from './rpclog.svelte';
 import { ServersStore } from './servers.svelte';
 

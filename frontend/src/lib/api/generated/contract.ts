@@ -16,7 +16,7 @@ export interface AppInfo {
 }
 
 /** Approval is how a tool call came to run (or not), SPEC D4. */
-export type Approval = 'user' | 'conversation' | 'always' | 'server-auto' | 'never' | 'read-only';
+export type Approval = 'cli' | 'validation' | 'approve-auto' | 'approve-never' | 'user' | 'conversation' | 'always' | 'server-auto' | 'never' | 'read-only' | '';
 
 /** ApprovalDecision answers one approval. */
 export interface ApprovalDecision {
@@ -82,7 +82,7 @@ export interface AuditEntry {
    * approve-auto, approve-never; "" when the call ended before anyone
    * decided.
    */
-  approval: string;
+  approval: Approval;
   status: 'ok' | 'error' | 'cancelled' | 'declined' | 'timeout';
   durationMs: number;
   /** Output is the start of the result's text, cut at MaxAuditOutput bytes. */

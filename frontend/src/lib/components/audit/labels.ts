@@ -1,7 +1,10 @@
 // How a tool call was allowed (or refused), in words. The audit log keeps
 // the approval as Go names it; unknown names are shown as they are.
+import type { Approval } from '../../api';
 
-const APPROVALS: Record<string, { short: string; long: string }> = {
+// Every approval Go writes has its words: a new value in Go's store.Approval
+// (generated into the contract) fails to compile here until it has them.
+const APPROVALS: Record<Exclude<Approval, ''>, { short: string; long: string }> = {
   user: { short: 'audit.approval.user', long: 'audit.approval.userLong' },
   conversation: { short: 'audit.approval.conversation', long: 'audit.approval.conversationLong' },
   always: { short: 'audit.approval.always', long: 'audit.approval.alwaysLong' },
@@ -14,8 +17,7 @@ const APPROVALS: Record<string, { short: string; long: string }> = {
   'read-only': { short: 'audit.approval.readOnly', long: 'audit.approval.readOnlyLong' },
 };
 
-/** APPROVAL_NAMES are the approvals with words of their own. */
-export const APPROVAL_NAMES = Object.keys(APPROVALS);
+const BY_NAME: ReadonlyMap<string, { short: string; long: string }> = new Map(Object.entries(APPROVALS));
 
 /**
  * approvalKeys returns the message keys naming an approval, or null when
@@ -23,5 +25,5 @@ export const APPROVAL_NAMES = Object.keys(APPROVALS);
  */
 export function approvalKeys(approval: string, source = ''): { short: string; long: string } | null {
   if (source === 'tools' && approval === 'user') return { short: 'audit.approval.tools', long: 'audit.approval.toolsLong' };
-  return APPROVALS[approval] ?? null;
+  return BY_NAME.get(approval) ?? null;
 }

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { go, renderApp } from '../../../test/app';
-import { spec, status, type FakeOptions } from '../../api/fake';
-import { chatMessage } from '../../api/fakeChat';
+import { spec, status, type FakeOptions } from '../../../test/fakes/fake';
+import { chatMessage } from '../../../test/fakes/fakeChat';
 import { setLocale } from '../../i18n';
 import { renderStats } from './markdown';
 

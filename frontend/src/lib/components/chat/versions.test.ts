@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { go, renderApp } from '../../../test/app';
-import type { FakeOptions } from '../../api/fake';
+import type { FakeOptions } from '../../../test/fakes/fake';
 import { setLocale } from '../../i18n';
 import VersionSwitcher from './VersionSwitcher.svelte';
 

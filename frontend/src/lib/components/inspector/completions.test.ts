@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
-import { FakeBackend, spec } from '../../api/fake';
+import { FakeBackend, spec } from '../../../test/fakes/fake';
 import { go, renderApp } from '../../../test/app';
 
 function fake(): FakeBackend {

@@ -5,7 +5,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/sv
 import { createRawSnippet, flushSync } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setBackend } from '../../api';
-import { FakeBackend } from '../../api/fake';
+import { FakeBackend } from '../../../test/fakes/fake';
 import { defaultLoggerHeight, Layout, LOGGER_DEFAULT, SCREEN_MIN } from '../../state/layout.svelte';
 import SplitPane from './SplitPane.svelte';
 

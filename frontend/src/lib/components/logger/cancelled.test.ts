@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { RPCEntry } from '../../api';
-import { rpcEntry } from '../../api/fake';
+import { rpcEntry } from '../../../test/fakes/fake';
 import { renderApp } from '../../../test/app';
 
 // What Go's logger holds for a tool call the user stopped (recorded from

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { RPCEntry } from '../../api';
-import { FakeBackend, rpcEntry, spec } from '../../api/fake';
+import { FakeBackend, rpcEntry, spec } from '../../../test/fakes/fake';
 import { renderApp } from '../../../test/app';
 
 const entries: RPCEntry[] = [

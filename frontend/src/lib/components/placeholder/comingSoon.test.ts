@@ -25,7 +25,7 @@ describe('No screen is a placeholder any more', () => {
   });
 
   it('reopens the remembered screen', async () => {
-    const { FakeBackend } = await import('../../api/fake');
+    const { FakeBackend } = await import('../../../test/fakes/fake');
     const fake = new FakeBackend({});
     fake.uiStore.set('screen', 'usage');
     renderApp(fake);

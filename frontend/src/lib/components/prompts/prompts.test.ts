@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { Content, GetPromptResult, Prompt } from '../../api';
-import { spec, status, type FakeOptions } from '../../api/fake';
+import { spec, status, type FakeOptions } from '../../../test/fakes/fake';
 import { go, renderApp } from '../../../test/app';
 import { STORES_KEY, createStores } from '../../state/context';
 import MessageContent from './MessageContent.svelte';

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { go, renderApp } from '../../../test/app';
-import type { FakeOptions } from '../../api/fake';
+import type { FakeOptions } from '../../../test/fakes/fake';
 
 const row = (id: string) => within(screen.getByTestId(`provider-row-${id}`));
 

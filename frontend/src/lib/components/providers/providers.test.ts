@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { ProviderInput } from '../../api';
-import type { FakeBackend, FakeOptions } from '../../api/fake';
-import type { FakeProviderSeed } from '../../api/fakeProviders';
+import type { FakeBackend, FakeOptions } from '../../../test/fakes/fake';
+import type { FakeProviderSeed } from '../../../test/fakes/fakeProviders';
 import type { Stores } from '../../state/context';
 import { go, renderApp } from '../../../test/app';
 

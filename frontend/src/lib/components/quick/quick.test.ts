@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { go, renderApp } from '../../../test/app';
-import type { FakeOptions } from '../../api/fake';
+import type { FakeOptions } from '../../../test/fakes/fake';
 import { QUICK_SIZE } from '../../state/quickChat.svelte';
 
 const PROVIDERS: FakeOptions['providers'] = {

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '../../api';
-import { spec, status, type FakeOptions } from '../../api/fake';
+import { spec, status, type FakeOptions } from '../../../test/fakes/fake';
 import { go, renderApp } from '../../../test/app';
 import { TEXT_LIMIT } from '../inspector/preview';
 

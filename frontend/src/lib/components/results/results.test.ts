@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { Component } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import { setBackend, type Content } from '../../api';
-import { FakeBackend } from '../../api/fake';
+import { FakeBackend } from '../../../test/fakes/fake';
 import { createStores, STORES_KEY } from '../../state/context';
 import ContentView from './ContentView.svelte';
 import { formatDuration, formatElapsed } from '../../util/format';

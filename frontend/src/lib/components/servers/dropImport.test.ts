@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
-import { previewItem, shown, type FakePreview } from '../../api/fake';
+import { previewItem, shown, type FakePreview } from '../../../test/fakes/fake';
 import { renderApp, go } from '../../../test/app';
 
 const preview: FakePreview = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { spec } from '../../api/fake';
+import { spec } from '../../../test/fakes/fake';
 import { modelFrom, pairRows, specFrom, toPairs } from './form';
 
 describe('server form model', () => {

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
-import { previewItem, shown, spec, type FakePreview } from '../../api/fake';
+import { previewItem, shown, spec, type FakePreview } from '../../../test/fakes/fake';
 import { renderApp } from '../../../test/app';
 
 const FILE = '/home/dev/.config/Claude/claude_desktop_config.json';

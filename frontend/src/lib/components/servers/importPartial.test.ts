@@ -5,7 +5,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import { tick } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FakeBackend, previewItem, shown, type FakePreview } from '../../api/fake';
+import { FakeBackend, previewItem, shown, type FakePreview } from '../../../test/fakes/fake';
 import { renderApp } from '../../../test/app';
 
 const FILE = '/home/dev/.config/Claude/claude_desktop_config.json';

@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
-import { rpcEntry, spec, status } from '../../api/fake';
+import { rpcEntry, spec, status } from '../../../test/fakes/fake';
 import { renderApp, serverRow } from '../../../test/app';
 import RunProgress from '../tools/RunProgress.svelte';
 

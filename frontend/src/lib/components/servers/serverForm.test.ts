@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { ServerSpec } from '../../api';
-import { spec, status } from '../../api/fake';
+import { spec, status } from '../../../test/fakes/fake';
 import { renderApp, serverRow } from '../../../test/app';
 
 function lastSave(fake: { callsOf(m: string): unknown[][] }): [string, ServerSpec] {

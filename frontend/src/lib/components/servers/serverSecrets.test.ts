@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { ServerSpec } from '../../api';
-import { previewItem, shown, spec, type FakePreview } from '../../api/fake';
+import { previewItem, shown, spec, type FakePreview } from '../../../test/fakes/fake';
 import { looksSecret } from '../../util/secretLook';
 import { renderApp, serverRow } from '../../../test/app';
 

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
-import { spec, status } from '../../api/fake';
+import { spec, status } from '../../../test/fakes/fake';
 import { renderApp, serverRow } from '../../../test/app';
 import { problemText } from './startOutcome';
 

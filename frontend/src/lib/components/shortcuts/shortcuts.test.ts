@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { go, renderApp } from '../../../test/app';
-import type { FakeOptions } from '../../api/fake';
+import type { FakeOptions } from '../../../test/fakes/fake';
 import { SHORTCUTS, chordLabel, chordMatches, isMac, isTyping, keyCaps, match, worksWhileTyping } from '../../util/shortcuts';
 
 const PROVIDERS: FakeOptions['providers'] = {

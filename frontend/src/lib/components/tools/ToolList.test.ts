@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '../../api';
-import { spec } from '../../api/fake';
+import { spec } from '../../../test/fakes/fake';
 import { go, renderApp } from '../../../test/app';
 
 /** generated returns n tools named like the test server's: tool_0001…. */

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { SavedRequest, Tool } from '../../api';
-import { spec, status, type FakeOptions } from '../../api/fake';
+import { spec, status, type FakeOptions } from '../../../test/fakes/fake';
 import { go, renderApp } from '../../../test/app';
 
 const echo: Tool = {

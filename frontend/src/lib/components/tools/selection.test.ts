@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
-import { spec } from '../../api/fake';
+import { spec } from '../../../test/fakes/fake';
 import type { Tool } from '../../api';
 import { go, renderApp } from '../../../test/app';
 

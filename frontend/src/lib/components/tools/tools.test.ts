@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult, Tool, ToolCallOutcome, ToolCallRequest } from '../../api';
-import { FakeBackend, spec, status, type FakeOptions } from '../../api/fake';
+import { FakeBackend, spec, status, type FakeOptions } from '../../../test/fakes/fake';
 import { go, renderApp } from '../../../test/app';
 
 const echo: Tool = {

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { go, renderApp, serverRow } from '../../../test/app';
-import { spec, type FakeOptions } from '../../api/fake';
+import { spec, type FakeOptions } from '../../../test/fakes/fake';
 import type { Tool, TrustChange, TrustReport, TrustWarning } from '../../api';
 import { hasInvisible, revealParts, revealed } from './reveal';
 

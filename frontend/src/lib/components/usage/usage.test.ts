@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Price, UsageQuery } from '../../api';
-import type { FakeBackend, FakeOptions } from '../../api/fake';
-import type { FakeUsageCall } from '../../api/fakeUsage';
+import type { FakeBackend, FakeOptions } from '../../../test/fakes/fake';
+import type { FakeUsageCall } from '../../../test/fakes/fakeUsage';
 import { setLocale } from '../../i18n';
 import { go, renderApp } from '../../../test/app';
 import { chartData, stack } from './chartData';

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { go, renderApp } from '../../../test/app';
-import { previewItem, shown, spec, type FakeOptions, type FakePreview } from '../../api/fake';
+import { previewItem, shown, spec, type FakeOptions, type FakePreview } from '../../../test/fakes/fake';
 import { WELCOME_SEEN } from '../../state/welcome.svelte';
 
 const CLAUDE = '/home/dev/.config/Claude/claude_desktop_config.json';

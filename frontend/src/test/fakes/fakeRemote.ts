@@ -2,7 +2,7 @@
 // conversation or server, and fetches answered from a table of URLs. Its
 // checks and error texts follow backend/remotecontent.
 
-import type { RemoteGrant, RemoteScope } from './remote';
+import type { RemoteGrant, RemoteScope } from '../../lib/api/remote';
 
 export interface FakeRemoteOptions {
   /** Hosts allowed at start. */

@@ -8,7 +8,7 @@
 //   const t = fake.chat.turn();            // the running turn
 //   t.assistant(); t.delta('Hello'); t.finish(); t.done();
 
-import type { ChatServiceBackend } from './backend';
+import type { ChatServiceBackend } from '../../lib/api/backend';
 import type {
   ApprovalDecision,
   OfferedTool,
@@ -26,11 +26,11 @@ import type {
   TokenUsage,
   ToolCall,
   SendResult,
-} from './chatTypes';
-import { SNIPPET_END, SNIPPET_START } from './chatTypes';
-import type { EventMap, EventName } from './events';
-import type { ToolAnnotations } from './types';
-import type { TrustChange, TrustReport, TrustWarning } from './trustTypes';
+} from '../../lib/api/chatTypes';
+import { SNIPPET_END, SNIPPET_START } from '../../lib/api/chatTypes';
+import type { EventMap, EventName } from '../../lib/api/events';
+import type { ToolAnnotations } from '../../lib/api/types';
+import type { TrustChange, TrustReport, TrustWarning } from '../../lib/api/trustTypes';
 
 /** What FakeChat needs from FakeBackend: call recording (and scripted failures) and events. */
 export interface FakeChatHost {

@@ -4,8 +4,8 @@
 // every call. Production code never imports it: main.ts loads it only
 // behind `import.meta.env.DEV`, which the production build removes.
 
-import { looksSecret, type PairKind } from '../util/secretLook';
-import type { Backend, MCPPoolBackend, SettingsBackend } from './backend';
+import { looksSecret, type PairKind } from '../../lib/util/secretLook';
+import type { Backend, MCPPoolBackend, SettingsBackend } from '../../lib/api/backend';
 import type {
   AppInfo,
   ElicitationRequest,
@@ -33,9 +33,9 @@ import type {
   ServerSpec,
   ServerStatus,
   ServerView,
-} from './types';
-import type { EventMap, EventName } from './events';
-import type { StartCause, StartRecord } from './serverDetail';
+} from '../../lib/api/types';
+import type { EventMap, EventName } from '../../lib/api/events';
+import type { StartCause, StartRecord } from '../../lib/api/serverDetail';
 import { FakeChat, demoChatReply, type FakeChatOptions } from './fakeChat';
 import { FakeRemote, type FakeRemoteOptions } from './fakeRemote';
 import { checkLink } from './fakeLinks';

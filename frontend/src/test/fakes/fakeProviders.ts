@@ -4,7 +4,7 @@
 // one, only whether there is one. The calls it records (FakeBackend.calls,
 // as "providers.<Method>") are the only place a test sees a key it sent.
 
-import type { ProvidersBackend } from './backend';
+import type { ProvidersBackend } from '../../lib/api/backend';
 import type {
   ConnectionResult,
   EnvReload,
@@ -19,8 +19,8 @@ import type {
   Preset,
   Provider,
   ProviderInput,
-} from './providerTypes';
-import type { KeychainStatus } from './types';
+} from '../../lib/api/providerTypes';
+import type { KeychainStatus } from '../../lib/api/types';
 
 /** FAKE_PRESETS mirrors backend/llm/presets.go. */
 export const FAKE_PRESETS: readonly Preset[] = [

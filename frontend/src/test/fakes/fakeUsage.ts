@@ -5,9 +5,10 @@
 // plus a pricing table and a tool-call audit log. Its calls are recorded as
 // "usage.<Method>".
 
-import type { UsageStatsBackend } from './backend';
-import type { UsageChangedPayload } from './events';
-import { AUDIT_SOURCES, AUDIT_STATUSES } from './usageTypes';
+import type { UsageStatsBackend } from '../../lib/api/backend';
+import type { UsageChangedPayload } from '../../lib/api/events';
+import type { Approval } from '../../lib/api/chatTypes';
+import { AUDIT_SOURCES, AUDIT_STATUSES } from '../../lib/api/usageTypes';
 import type {
   AuditEntry,
   AuditPage,
@@ -19,7 +20,7 @@ import type {
   UsageRow,
   UsageSummary,
   UsageTotals,
-} from './usageTypes';
+} from '../../lib/api/usageTypes';
 
 /** FakeUsageCall is one recorded LLM call. */
 export interface FakeUsageCall {
@@ -406,7 +407,7 @@ export function demoUsage(now = Date.now()): FakeUsageOptions {
     ['sqlite', 'read_query', { query: 'SELECT count(*) FROM orders' }],
   ] as const;
   const statuses = ['ok', 'ok', 'ok', 'ok', 'error', 'declined', 'timeout', 'cancelled'] as const;
-  const approvals = ['user', 'conversation', 'always', 'server-auto', 'never', 'validation'];
+  const approvals: Approval[] = ['user', 'conversation', 'always', 'server-auto', 'never', 'validation'];
   const audit: AuditEntry[] = [];
   for (let i = 1; i <= 137; i++) {
     const [server, tool, args] = tools[i % tools.length];
