@@ -5,7 +5,6 @@ import {
   editAndResend,
   exportConversation,
   getConversation,
-  listConversations,
   newConversation,
   normalizeMessage,
   normalizeSettings,
@@ -16,13 +15,11 @@ import {
   revealMessage,
   selectVersion,
   saveExport,
-  searchMessages,
   send,
   stopTurn,
   updateSettings,
   type ApprovalDecision,
   type ChatApprovalPayload,
-  type ChatErrorPayload,
   type Progress,
   type ChatSamplingPayload,
   type ChatStepPayload,
@@ -38,18 +35,11 @@ import {
   type ToolCall,
   type SendResult,
 } from '../api';
+import { ConversationList } from './chatList.svelte';
+import { TurnState, type ErrorNote } from './chatTurns.svelte';
 
-/** ErrorNote is one chat:error shown in the conversation's banner. */
-export interface ErrorNote extends ChatErrorPayload {
-  /** Unique within the session; the banner's key. */
-  key: number;
-}
-
-/** The number of conversations fetched per page of the sidebar. */
-export const PAGE_SIZE = 100;
-
-/** SEARCH_DELAY is how long typing must pause before a search runs, in ms. */
-export const SEARCH_DELAY = 200;
+export { PAGE_SIZE, SEARCH_DELAY } from './chatList.svelte';
+export type { ErrorNote } from './chatTurns.svelte';
 
 /** The longest a buffered delta waits when animation frames do not come (hidden window), in ms. */
 const FLUSH_FALLBACK_MS = 100;
@@ -101,10 +91,11 @@ const nextFrame: Schedule = (fn) => {
 };
 
 /**
- * ChatStore is the Chat screen's state (SPEC D1–D7): the sidebar's
- * conversations and search, the open conversation's transcript kept live
- * from chat:* events, its running turn, and the questions (tool approvals,
- * sampling requests) waiting for the user.
+ * ChatStore is the Chat screen's state (SPEC D1–D7). It holds the open
+ * conversation's transcript, kept live from chat:* events, and owns the
+ * sidebar (ConversationList: conversations and search) and the turns
+ * (TurnState: what runs where, the questions waiting for the user, the
+ * errors), answering the screen's questions about the open conversation.
  *
  * Streaming: chat:delta text goes into a plain buffer and is applied to
  * the reactive message at most once per animation frame, so a reply of
@@ -113,14 +104,12 @@ const nextFrame: Schedule = (fn) => {
  * nothing is lost or reordered.
  */
 export class ChatStore {
-  #list = $state<ConversationSummary[]>([]);
-  #listLoaded = $state(false);
-  #listError = $state('');
-  #hasMore = $state(false);
-  #query = $state('');
-  #hits = $state<SearchHit[] | null>(null);
-  #searching = $state(false);
-  #searchError = $state('');
+  /** The sidebar: conversations, page by page, and the search. */
+  readonly sidebar = new ConversationList((id, title) => {
+    if (this.#current?.id === id && this.#current.title !== title) this.#current.title = title;
+  });
+  /** The turns of every conversation and what waits for the user. */
+  readonly turns = new TurnState();
 
   #current = $state<Conversation | null>(null);
   #messages = $state<Message[]>([]);
@@ -130,26 +119,11 @@ export class ChatStore {
   #draft = $state<ConversationSettings>(normalizeSettings({}));
   #compose = $state<{ text: string; n: number } | null>(null);
 
-  #running = $state<Record<number, string>>({});
-  #stopping = $state<Record<number, boolean>>({});
-  #approvals = $state<ChatApprovalPayload[]>([]);
-  #sampling = $state<ChatSamplingPayload[]>([]);
-  #errors = $state<ErrorNote[]>([]);
-  #steps = $state<Record<number, ChatStepPayload>>({});
-  #progress = $state<Record<string, Progress>>({});
-  #callStarts = $state<Record<string, number>>({});
-
   #buffer = new Map<number, { text: string; reasoning: string }>();
   #cancelFlush: (() => void) | null = null;
   #schedule: Schedule;
-  #finished = new Set<string>();
   #opening = 0;
-  #errorKey = 0;
   #focusN = 0;
-  #searchTimer: ReturnType<typeof setTimeout> | undefined;
-  #searchSeq = 0;
-  #listInflight: Promise<void> | null = null;
-  #listAgain = false;
 
   /** flushes counts how often buffered deltas were applied (a test hook for the throttling). */
   flushes = 0;
@@ -161,37 +135,37 @@ export class ChatStore {
   // ---- sidebar
 
   get list(): ConversationSummary[] {
-    return this.#list;
+    return this.sidebar.list;
   }
 
   get listLoaded(): boolean {
-    return this.#listLoaded;
+    return this.sidebar.loaded;
   }
 
   get listError(): string {
-    return this.#listError;
+    return this.sidebar.error;
   }
 
   /** hasMore is true when the last page was full: more conversations may follow. */
   get hasMore(): boolean {
-    return this.#hasMore;
+    return this.sidebar.hasMore;
   }
 
   get query(): string {
-    return this.#query;
+    return this.sidebar.query;
   }
 
   /** hits are the search results for query; null while no search is shown. */
   get hits(): SearchHit[] | null {
-    return this.#hits;
+    return this.sidebar.hits;
   }
 
   get searching(): boolean {
-    return this.#searching;
+    return this.sidebar.searching;
   }
 
   get searchError(): string {
-    return this.#searchError;
+    return this.sidebar.searchError;
   }
 
   // ---- the open conversation
@@ -240,7 +214,7 @@ export class ChatStore {
 
   /** runningTurn is the open conversation's running turn id, "" when none runs. */
   get runningTurn(): string {
-    return this.#current ? (this.#running[this.#current.id] ?? '') : '';
+    return this.#current ? this.turns.runningIn(this.#current.id) : '';
   }
 
   get running(): boolean {
@@ -249,64 +223,58 @@ export class ChatStore {
 
   /** stopping is true after Stop until the turn ends. */
   get stopping(): boolean {
-    return !!this.#current && !!this.#stopping[this.#current.id] && this.running;
+    return !!this.#current && this.turns.stoppingIn(this.#current.id) && this.running;
   }
 
   /** isRunning reports whether a conversation has a running turn. */
   isRunning(conversationId: number): boolean {
-    return !!this.#running[conversationId];
+    return this.turns.runningIn(conversationId) !== '';
   }
 
   /** approvals are the open conversation's tool calls waiting for the user, oldest first. */
   get approvals(): ChatApprovalPayload[] {
-    const id = this.#current?.id;
-    return this.#approvals.filter((a) => a.conversationId === id);
+    return this.turns.approvalsIn(this.#current?.id);
   }
 
   /** waitingTotal counts every question waiting for the user, in any conversation or none. */
   get waitingTotal(): number {
-    return this.#approvals.length + this.#sampling.length;
+    return this.turns.waitingTotal;
   }
 
   /** waitingIn counts the questions (approvals, sampling) waiting in a conversation. */
   waitingIn(conversationId: number): number {
-    return (
-      this.#approvals.filter((a) => a.conversationId === conversationId).length +
-      this.#sampling.filter((s) => s.conversationId === conversationId).length
-    );
+    return this.turns.waitingIn(conversationId);
   }
 
   /** sampling are the open conversation's sampling requests waiting for the user. */
   get sampling(): ChatSamplingPayload[] {
-    const id = this.#current?.id;
-    return this.#sampling.filter((s) => s.conversationId === id);
+    return this.turns.samplingIn(this.#current?.id);
   }
 
   /** allSampling are every sampling request waiting, of any conversation or none (a call from the Tools screen). */
   get allSampling(): ChatSamplingPayload[] {
-    return this.#sampling;
+    return this.turns.allSampling;
   }
 
   /** errors are the open conversation's chat:error notes, oldest first. */
   get errors(): ErrorNote[] {
-    const id = this.#current?.id;
-    return this.#errors.filter((e) => e.conversationId === id);
+    return this.turns.errorsIn(this.#current?.id);
   }
 
   /** step is the last chat:step of the open conversation's running turn. */
   get step(): ChatStepPayload | null {
     const id = this.#current?.id;
-    return id !== undefined && this.running ? (this.#steps[id] ?? null) : null;
+    return id !== undefined && this.running ? this.turns.stepIn(id) : null;
   }
 
   /** progressOf returns the last progress of a running tool call. */
   progressOf(callId: string): Progress | undefined {
-    return this.#progress[callId];
+    return this.turns.progressOf(callId);
   }
 
   /** callStartedAt returns when a call was first seen running (ms since epoch), for its elapsed time. */
   callStartedAt(callId: string): number | undefined {
-    return this.#callStarts[callId];
+    return this.turns.callStartedAt(callId);
   }
 
   /** usage sums the token usage of the open conversation's messages. */
@@ -348,23 +316,15 @@ export class ChatStore {
         });
       }),
       on('chat:tool-call', (p) => {
-        if (p.progress) this.#progress[p.call.id] = p.progress;
-        if (p.call.status === 'running' && this.#callStarts[p.call.id] === undefined) this.#callStarts[p.call.id] = Date.now();
+        this.turns.toolCall(p.call, p.progress);
         if (p.conversationId !== this.#current?.id) return;
         this.#applyCall(p.messageId, p.call);
       }),
-      on('chat:approval', (a) => {
-        if (!this.#approvals.some((x) => x.id === a.id)) this.#approvals.push(a);
-      }),
-      on('chat:approval-done', (d) => this.#dropApproval(d.id)),
-      on('chat:sampling', (s) => {
-        if (!this.#sampling.some((x) => x.id === s.id)) this.#sampling.push(s);
-      }),
-      on('chat:sampling-done', (d) => this.#dropSampling(d.id)),
-      on('chat:step', (s) => {
-        if (!this.#finished.has(s.turnId)) this.#running[s.conversationId] = s.turnId;
-        this.#steps[s.conversationId] = s;
-      }),
+      on('chat:approval', (a) => this.turns.approval(a)),
+      on('chat:approval-done', (d) => this.turns.approvalDone(d.id)),
+      on('chat:sampling', (s) => this.turns.samplingRequest(s)),
+      on('chat:sampling-done', (d) => this.turns.samplingDone(d.id)),
+      on('chat:step', (s) => this.turns.step(s)),
       on('chat:usage', (u) => {
         if (u.conversationId !== this.#current?.id) return;
         this.flush();
@@ -375,10 +335,7 @@ export class ChatStore {
         if (!m.usage) m.usage = { ...u.usage };
         else if (m.status === 'streaming') m.usage = addUsage(m.usage, u.usage);
       }),
-      on('chat:error', (e) => {
-        const dup = this.#errors.some((x) => x.turnId === e.turnId && x.kind === e.kind && x.message === e.message);
-        if (!dup) this.#errors.push({ ...e, key: ++this.#errorKey });
-      }),
+      on('chat:error', (e) => this.turns.error(e)),
       on('chat:done', (d) => this.#done(d.conversationId, d.turnId, d.reason)),
       on('chat:conversations', () => void this.loadList()),
     ];
@@ -387,7 +344,7 @@ export class ChatStore {
       offs.forEach((off) => off());
       this.#cancelFlush?.();
       this.#cancelFlush = null;
-      clearTimeout(this.#searchTimer);
+      this.sidebar.stop();
     };
   }
 
@@ -421,68 +378,12 @@ export class ChatStore {
 
   /** loadList reloads the first page of conversations (more = append the next page); calls coalesce. */
   loadList(more = false): Promise<void> {
-    if (more) return this.#loadMore();
-    if (this.#listInflight) {
-      this.#listAgain = true;
-      return this.#listInflight;
-    }
-    this.#listInflight = (async () => {
-      do {
-        this.#listAgain = false;
-        try {
-          const n = Math.max(PAGE_SIZE, this.#list.length);
-          const page = await listConversations(n, 0);
-          this.#list = page;
-          this.#hasMore = page.length === n;
-          this.#listError = '';
-          const cur = this.#current && page.find((c) => c.id === this.#current!.id);
-          if (cur && this.#current && cur.title !== this.#current.title) this.#current.title = cur.title;
-        } catch (e) {
-          this.#listError = (e as Error).message;
-        }
-      } while (this.#listAgain);
-      this.#listLoaded = true;
-      this.#listInflight = null;
-    })();
-    return this.#listInflight;
-  }
-
-  async #loadMore(): Promise<void> {
-    try {
-      const page = await listConversations(PAGE_SIZE, this.#list.length);
-      const seen = new Set(this.#list.map((c) => c.id));
-      this.#list = [...this.#list, ...page.filter((c) => !seen.has(c.id))];
-      this.#hasMore = page.length === PAGE_SIZE;
-    } catch (e) {
-      this.#listError = (e as Error).message;
-    }
+    return this.sidebar.load(more);
   }
 
   /** setQuery searches all messages after a short pause; "" goes back to the list. */
   setQuery(q: string): void {
-    this.#query = q;
-    clearTimeout(this.#searchTimer);
-    const seq = ++this.#searchSeq;
-    if (!q.trim()) {
-      this.#hits = null;
-      this.#searching = false;
-      this.#searchError = '';
-      return;
-    }
-    this.#searching = true;
-    this.#searchTimer = setTimeout(async () => {
-      try {
-        const hits = await searchMessages(q.trim(), 50);
-        if (seq !== this.#searchSeq) return;
-        this.#hits = hits;
-        this.#searchError = '';
-      } catch (e) {
-        if (seq !== this.#searchSeq) return;
-        this.#hits = [];
-        this.#searchError = (e as Error).message;
-      }
-      this.#searching = false;
-    }, SEARCH_DELAY);
+    this.sidebar.setQuery(q);
   }
 
   /** open shows a conversation (at a message, when given: a search hit). */
@@ -506,17 +407,14 @@ export class ChatStore {
     this.#buffer.clear();
     this.#loading = true;
     this.#loadError = '';
-    this.#current = this.#list.some((c) => c.id === id) ? this.#placeholder(id) : null;
+    this.#current = this.sidebar.find(id) ? this.#placeholder(id) : null;
     this.#messages = [];
     try {
       const v = messageId ? await revealMessage(id, messageId) : await getConversation(id);
       if (seq !== this.#opening) return;
       this.#current = v.conversation;
       this.#messages = v.messages;
-      if (v.running && !this.#finished.has(v.running)) this.#running[id] = v.running;
-      else delete this.#running[id];
-      for (const a of v.approvals) if (!this.#approvals.some((x) => x.id === a.id)) this.#approvals.push(a);
-      for (const s of v.sampling) if (!this.#sampling.some((x) => x.id === s.id)) this.#sampling.push(s);
+      this.turns.opened(id, v);
       if (messageId) this.#focusOn(messageId);
     } catch (e) {
       if (seq !== this.#opening) return;
@@ -527,7 +425,7 @@ export class ChatStore {
   }
 
   #placeholder(id: number): Conversation {
-    const s = this.#list.find((c) => c.id === id)!;
+    const s = this.sidebar.find(id)!;
     return {
       id,
       title: s.title,
@@ -559,16 +457,14 @@ export class ChatStore {
   /** rename gives a conversation a new title. */
   async rename(id: number, title: string): Promise<void> {
     await renameConversation(id, title.trim());
-    const s = this.#list.find((c) => c.id === id);
-    if (s) s.title = title.trim();
+    this.sidebar.renamed(id, title.trim());
     if (this.#current?.id === id) this.#current.title = title.trim();
   }
 
   /** remove deletes a conversation; the open one closes to a new chat. */
   async remove(id: number): Promise<void> {
     await deleteConversation(id);
-    this.#list = this.#list.filter((c) => c.id !== id);
-    this.#hits = this.#hits?.filter((h) => h.conversationId !== id) ?? null;
+    this.sidebar.removed(id);
     if (this.#current?.id === id) this.newChat();
   }
 
@@ -611,7 +507,7 @@ export class ChatStore {
       void this.loadList();
     }
     const id = c.id;
-    this.#errors = this.#errors.filter((e) => e.conversationId !== id);
+    this.turns.clearErrors(id);
     const started = await send(id, body);
     this.#started(id, started);
   }
@@ -620,11 +516,11 @@ export class ChatStore {
   async stop(): Promise<void> {
     const c = this.#current;
     if (!c || !this.running) return;
-    this.#stopping[c.id] = true;
+    this.turns.stopping(c.id);
     try {
       await stopTurn(c.id);
     } catch (e) {
-      delete this.#stopping[c.id];
+      this.turns.unstopped(c.id);
       throw e;
     }
   }
@@ -634,7 +530,7 @@ export class ChatStore {
     const c = this.#current;
     if (!c) return;
     const before = new Set(this.#messages.map((m) => m.id));
-    this.#clearErrors(c.id);
+    this.turns.clearErrors(c.id);
     const started = await regenerate(c.id);
     this.#cut(before, (m) => m.seq > started.userMessage.seq);
     this.#started(c.id, started);
@@ -675,7 +571,7 @@ export class ChatStore {
     if (!c || !text.trim()) return;
     const before = new Set(this.#messages.map((m) => m.id));
     const old = this.#find(messageId);
-    this.#clearErrors(c.id);
+    this.turns.clearErrors(c.id);
     const started = await editAndResend(c.id, messageId, text.trim());
     const seq = Math.min(started.userMessage.seq, old?.seq ?? Infinity);
     this.#cut(before, (m) => m.id === messageId || (m.seq >= seq && m.id !== started.userMessage.id));
@@ -704,19 +600,19 @@ export class ChatStore {
 
   /** approve answers a tool approval; the card goes away at once. */
   async approve(id: string, decision: ApprovalDecision): Promise<void> {
-    this.#dropApproval(id);
+    this.turns.approvalDone(id);
     await approve(id, decision);
   }
 
   /** answerSampling answers a sampling request; the card goes away at once. */
   async answerSampling(id: string, decision: SamplingAnswer): Promise<void> {
-    this.#dropSampling(id);
+    this.turns.samplingDone(id);
     await answerSampling(id, decision);
   }
 
   /** dismissError hides one error note. */
   dismissError(key: number): void {
-    this.#errors = this.#errors.filter((e) => e.key !== key);
+    this.turns.dismissError(key);
   }
 
   /** exportText returns the open conversation as Markdown or JSON. */
@@ -748,14 +644,9 @@ export class ChatStore {
   }
 
   #started(conversationId: number, t: SendResult): void {
-    if (!this.#finished.has(t.turnId)) this.#running[conversationId] = t.turnId;
-    delete this.#stopping[conversationId];
+    this.turns.started(conversationId, t.turnId);
     if (this.#current?.id === conversationId) this.#applyMessage(t.userMessage);
     void this.loadList();
-  }
-
-  #clearErrors(conversationId: number): void {
-    this.#errors = this.#errors.filter((e) => e.conversationId !== conversationId);
   }
 
   // #cut drops messages that were shown before a regenerate or an edit
@@ -800,24 +691,9 @@ export class ChatStore {
     else m.toolCalls.push(call);
   }
 
-  #dropApproval(id: string): void {
-    const i = this.#approvals.findIndex((a) => a.id === id);
-    if (i >= 0) this.#approvals.splice(i, 1);
-  }
-
-  #dropSampling(id: string): void {
-    const i = this.#sampling.findIndex((s) => s.id === id);
-    if (i >= 0) this.#sampling.splice(i, 1);
-  }
-
   #done(conversationId: number, turnId: string, reason: string): void {
     this.flush();
-    this.#finished.add(turnId);
-    if (this.#finished.size > 200) this.#finished.delete(this.#finished.values().next().value!);
-    if (!this.#running[conversationId] || this.#running[conversationId] === turnId) delete this.#running[conversationId];
-    delete this.#stopping[conversationId];
-    delete this.#steps[conversationId];
-    this.#approvals = this.#approvals.filter((a) => a.turnId !== turnId);
+    this.turns.done(conversationId, turnId);
     if (this.#current?.id !== conversationId) return;
     // Go sends every message whole when the turn ends; should one have
     // been missed, do not leave it looking alive.
