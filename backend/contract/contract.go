@@ -18,6 +18,7 @@ import (
 
 	"mcpdesk/backend/chat"
 	"mcpdesk/backend/events"
+	"mcpdesk/backend/importer"
 	"mcpdesk/backend/mcpconfig"
 	"mcpdesk/backend/mcppool"
 	"mcpdesk/backend/providers"
@@ -63,6 +64,9 @@ var Names = map[reflect.Type]string{
 	reflect.TypeFor[mcpconfig.Pair]():          "ShownPair",
 	reflect.TypeFor[mcpconfig.ServerPreview](): "ImportItem",
 	reflect.TypeFor[store.Role]():              "MessageRole",
+	reflect.TypeFor[importer.Preview]():        "ImportPreview",
+	reflect.TypeFor[importer.Result]():         "ImportResult",
+	reflect.TypeFor[importer.Detected]():       "DetectedConfig",
 }
 
 // Shape is how a Go type that writes its own JSON looks on the wire, as a

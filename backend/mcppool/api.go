@@ -52,24 +52,3 @@ type SecretPair struct {
 	// config file; saving it with Secret set moves it to the keychain.
 	InFile bool `json:"inFile,omitempty"`
 }
-
-// ImportPreview shows what importing a config file would do: every server
-// in it with everything it will run or send (secret values masked, never
-// sent here), warnings, and for a server that replaces a configured one
-// what changes. An entry with mistakes is listed too, in file order, with
-// its problems and their positions (ServerPreview.Problems); it cannot be
-// imported. Import(Token, ids) imports exactly the servers without
-// problems.
-type ImportPreview struct {
-	// Token names the servers this preview showed, kept for Import.
-	Token  string                    `json:"token"`
-	File   string                    `json:"file"`
-	Format string                    `json:"format" ts_type:"'cursor' | 'claude' | 'vscode' | 'windsurf' | 'cline' | 'mcpdesk'"`
-	Items  []mcpconfig.ServerPreview `json:"items"`
-}
-
-// ImportResult says what an import changed.
-type ImportResult struct {
-	Added    []string `json:"added"`
-	Replaced []string `json:"replaced"`
-}

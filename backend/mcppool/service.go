@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"mcpdesk/backend/events"
+	"mcpdesk/backend/importer"
 	"mcpdesk/backend/mcpconfig"
 	"mcpdesk/backend/store"
 	"mcpdesk/backend/usererr"
@@ -32,8 +33,8 @@ type MCPPool struct {
 	// settings keeps the server defaults (nil: they cannot be changed).
 	settings SettingStore
 	audit    ToolCallAuditor // nil: calls are not audited
-	// previews keeps what each import preview showed, for Import.
-	previews previews
+	// importer previews and imports other clients' configs.
+	importer *importer.Importer
 }
 
 // SavedRequestStore keeps saved tool requests; *store.Store is one.
@@ -66,7 +67,7 @@ func WithElicitationDesk(d *ElicitationDesk) ServiceOption {
 
 // NewService returns the bound service over pool.
 func NewService(pool *Pool, picker FilePicker, opts ...ServiceOption) *MCPPool {
-	s := &MCPPool{pool: pool, picker: picker}
+	s := &MCPPool{pool: pool, picker: picker, importer: importer.New(pool)}
 	for _, o := range opts {
 		o(s)
 	}

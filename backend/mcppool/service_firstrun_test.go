@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"mcpdesk/backend/importer"
 	"mcpdesk/backend/mcpconfig"
 )
 
@@ -44,7 +45,7 @@ func TestDetectConfigs(t *testing.T) {
 	if len(got) != 2 {
 		t.Fatalf("DetectConfigs() = %+v, want the Claude and Cursor files", got)
 	}
-	wantClaude := DetectedConfig{Client: "claude", Path: claude, Servers: []string{"filesystem", "memory"}, Configured: []string{"memory"}, Broken: []string{}}
+	wantClaude := importer.Detected{Client: "claude", Path: claude, Servers: []string{"filesystem", "memory"}, Configured: []string{"memory"}, Broken: []string{}}
 	if !reflect.DeepEqual(got[0], wantClaude) {
 		t.Errorf("claude:\n got %+v\nwant %+v", got[0], wantClaude)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"mcpdesk/backend/importer"
 	"mcpdesk/backend/mcpconfig"
 )
 
@@ -47,7 +48,7 @@ func TestImportIsWhatWasPreviewed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(res, ImportResult{Added: []string{"notes"}, Replaced: []string{}}) {
+	if !reflect.DeepEqual(res, importer.Result{Added: []string{"notes"}, Replaced: []string{}}) {
 		t.Fatalf("result: %+v", res)
 	}
 	_, want, err := mcpconfig.DetectAndParse(file, []byte(previewedFile))
@@ -72,7 +73,7 @@ func TestImportTokens(t *testing.T) {
 	p, _ := newTestPool(t)
 	svc := NewService(p, nil)
 
-	if _, err := svc.Import("no-such-token", nil); !errors.Is(err, ErrPreviewGone) {
+	if _, err := svc.Import("no-such-token", nil); !errors.Is(err, importer.ErrPreviewGone) {
 		t.Fatalf("unknown token: %v", err)
 	}
 
@@ -105,23 +106,23 @@ func TestImportTokens(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(res.Added, []string{"extra"}) {
 		t.Fatalf("retry after a failed import: %+v %v", res, err)
 	}
-	if _, err := svc.Import(first.Token, nil); !errors.Is(err, ErrPreviewGone) {
+	if _, err := svc.Import(first.Token, nil); !errors.Is(err, importer.ErrPreviewGone) {
 		t.Fatalf("a used token imported again: %v", err)
 	}
 
-	// Only the newest maxPreviews are kept.
+	// Only the newest importer.MaxPreviews are kept.
 	var tokens []string
-	for range maxPreviews + 1 {
+	for range importer.MaxPreviews + 1 {
 		prev, err := svc.PreviewImportData("mcp.json", previewedFile)
 		if err != nil {
 			t.Fatal(err)
 		}
 		tokens = append(tokens, prev.Token)
 	}
-	if _, err := svc.Import(tokens[0], nil); !errors.Is(err, ErrPreviewGone) || !strings.Contains(err.Error(), "open the file again") {
-		t.Fatalf("the oldest of %d previews: %v", maxPreviews+1, err)
+	if _, err := svc.Import(tokens[0], nil); !errors.Is(err, importer.ErrPreviewGone) || !strings.Contains(err.Error(), "open the file again") {
+		t.Fatalf("the oldest of %d previews: %v", importer.MaxPreviews+1, err)
 	}
-	if _, err := svc.Import(tokens[maxPreviews], nil); err != nil {
+	if _, err := svc.Import(tokens[importer.MaxPreviews], nil); err != nil {
 		t.Fatalf("the newest preview: %v", err)
 	}
 }
@@ -133,7 +134,7 @@ func TestPreviewImportRefusesHugeAndOddFiles(t *testing.T) {
 	svc := NewService(p, nil)
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.json")
-	if err := os.WriteFile(big, []byte(`{"mcpServers": {}, "pad": "`+strings.Repeat("x", maxImportFile)+`"}`), 0o600); err != nil {
+	if err := os.WriteFile(big, []byte(`{"mcpServers": {}, "pad": "`+strings.Repeat("x", importer.MaxImportFile)+`"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for path, want := range map[string]string{big: "too large", dir: "is a folder", filepath.Join(dir, "missing.json"): "does not exist"} {
@@ -141,7 +142,7 @@ func TestPreviewImportRefusesHugeAndOddFiles(t *testing.T) {
 			t.Errorf("PreviewImport(%s) = %v, want an error saying %q", path, err, want)
 		}
 	}
-	if _, err := svc.PreviewImportData("big.json", strings.Repeat(" ", maxImportFile+1)); err == nil || !strings.Contains(err.Error(), "too large") {
+	if _, err := svc.PreviewImportData("big.json", strings.Repeat(" ", importer.MaxImportFile+1)); err == nil || !strings.Contains(err.Error(), "too large") {
 		t.Errorf("a huge drop: %v", err)
 	}
 }

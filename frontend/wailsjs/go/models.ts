@@ -590,6 +590,83 @@ export namespace events {
 
 }
 
+export namespace importer {
+	
+	export class Detected {
+	    client: 'claude' | 'cursor' | 'vscode' | 'windsurf';
+	    path: string;
+	    servers: string[];
+	    broken: string[];
+	    configured: string[];
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Detected(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.client = source["client"];
+	        this.path = source["path"];
+	        this.servers = source["servers"];
+	        this.broken = source["broken"];
+	        this.configured = source["configured"];
+	        this.error = source["error"];
+	    }
+	}
+	export class Preview {
+	    token: string;
+	    file: string;
+	    format: 'cursor' | 'claude' | 'vscode' | 'windsurf' | 'cline' | 'mcpdesk';
+	    items: mcpconfig.ServerPreview[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Preview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.token = source["token"];
+	        this.file = source["file"];
+	        this.format = source["format"];
+	        this.items = this.convertValues(source["items"], mcpconfig.ServerPreview);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Result {
+	    added: string[];
+	    replaced: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Result(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.added = source["added"];
+	        this.replaced = source["replaced"];
+	    }
+	}
+
+}
+
 export namespace mcp {
 	
 	export class InputRequest {
@@ -1294,78 +1371,6 @@ export namespace mcppool {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.kind = source["kind"];
 	        this.name = source["name"];
-	    }
-	}
-	export class DetectedConfig {
-	    client: 'claude' | 'cursor' | 'vscode' | 'windsurf';
-	    path: string;
-	    servers: string[];
-	    broken: string[];
-	    configured: string[];
-	    error: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new DetectedConfig(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.client = source["client"];
-	        this.path = source["path"];
-	        this.servers = source["servers"];
-	        this.broken = source["broken"];
-	        this.configured = source["configured"];
-	        this.error = source["error"];
-	    }
-	}
-	export class ImportPreview {
-	    token: string;
-	    file: string;
-	    format: 'cursor' | 'claude' | 'vscode' | 'windsurf' | 'cline' | 'mcpdesk';
-	    items: mcpconfig.ServerPreview[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ImportPreview(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.token = source["token"];
-	        this.file = source["file"];
-	        this.format = source["format"];
-	        this.items = this.convertValues(source["items"], mcpconfig.ServerPreview);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class ImportResult {
-	    added: string[];
-	    replaced: string[];
-	
-	    static createFrom(source: any = {}) {
-	        return new ImportResult(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.added = source["added"];
-	        this.replaced = source["replaced"];
 	    }
 	}
 	export class ListedTool {

@@ -15,7 +15,7 @@ export function Delete(arg1:number):Promise<void>;
 
 export function EditAndResend(arg1:number,arg2:number,arg3:string):Promise<chat.SendResult>;
 
-export function Export(arg1:number,arg2:string):Promise<string>;
+export function Export(arg1:number,arg2:chat.ExportFormat):Promise<string>;
 
 export function ListConversations(arg1:number,arg2:number):Promise<Array<store.ConversationSummary>>;
 
@@ -31,9 +31,9 @@ export function RetryToolCall(arg1:number,arg2:number,arg3:string):Promise<chat.
 
 export function RevealMessage(arg1:number,arg2:number):Promise<chat.ConversationView>;
 
-export function RevokePolicy(arg1:string,arg2:string,arg3:string):Promise<void>;
+export function RevokePolicy(arg1:chat.PolicyKind,arg2:string,arg3:string):Promise<void>;
 
-export function SaveExport(arg1:number,arg2:string):Promise<string>;
+export function SaveExport(arg1:number,arg2:chat.ExportFormat):Promise<string>;
 
 export function SaveSettings(arg1:chat.ChatSettings):Promise<chat.ChatSettings>;
 

@@ -463,7 +463,7 @@ export interface DesktopStatus {
 }
 
 /**
- * DetectedConfig is an MCP config file of another client found on this
+ * Detected is an MCP config file of another client found on this
  * machine.
  */
 export interface DetectedConfig {
@@ -703,7 +703,7 @@ export interface ImportItem {
 }
 
 /**
- * ImportPreview shows what importing a config file would do: every server
+ * Preview shows what importing a config file would do: every server
  * in it with everything it will run or send (secret values masked, never
  * sent here), warnings, and for a server that replaces a configured one
  * what changes. An entry with mistakes is listed too, in file order, with
@@ -747,7 +747,7 @@ export interface ImportProblem {
   params?: Record<string, unknown>;
 }
 
-/** ImportResult says what an import changed. */
+/** Result says what an import changed. */
 export interface ImportResult {
   added: string[];
   replaced: string[];
@@ -1999,8 +1999,8 @@ export interface MCPPool {
    * VS Code (mcp.json and settings.json) and Windsurf where those clients
    * keep them on this operating system, and returns the files that exist,
    * in that order. A file that cannot be imported is returned with its
-   * Error, not left out; a VS Code settings.json without MCP servers is left
-   * out. It reads a few small files and returns at once.
+   * Error, not left out. Importing one goes through PreviewImport with its
+   * path, then Import with the preview's token.
    */
   DetectConfigs(): Promise<DetectedConfig[]>;
   /** GetPrompt gets a prompt with its arguments filled in. */
@@ -2041,9 +2041,9 @@ export interface MCPPool {
    * everything it runs or sends (secrets masked), warnings, and what changes
    * for a server it replaces. An entry with mistakes is shown with its
    * problems and their positions in the file, and cannot be imported; the
-   * others can (issue 12). Only a file that is not JSON or holds no server
-   * list fails as a whole. Import(preview.Token, ids) then adds exactly
-   * these servers; the file is not read again.
+   * others can. Only a file that is not JSON or holds no server list fails
+   * as a whole. Import(preview.Token, ids) then adds exactly these servers;
+   * the file is not read again.
    */
   PreviewImport(path: string): Promise<ImportPreview>;
   /**
