@@ -17,19 +17,16 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"mcpdesk/backend/chat"
 	"mcpdesk/backend/core"
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/hotkey"
 	"mcpdesk/backend/instance"
 	"mcpdesk/backend/mcppool"
-	"mcpdesk/backend/providers"
 	"mcpdesk/backend/secrets"
 	"mcpdesk/backend/settings"
 	"mcpdesk/backend/shellenv"
 	"mcpdesk/backend/store"
 	"mcpdesk/backend/tray"
-	"mcpdesk/backend/usage"
 	"mcpdesk/backend/userdirs"
 	"mcpdesk/backend/websec"
 	"mcpdesk/backend/webview"
@@ -70,11 +67,8 @@ type App struct {
 	core    *core.Core
 	started time.Time
 
-	mcp       *mcppool.MCPPool
-	settings  *settings.Service
-	providers *providers.ProviderManager
-	chat      *chat.ChatService
-	usage     *usage.UsageStats
+	// bound are the services JavaScript calls (backend/core.Bind).
+	bound core.Bound
 
 	// The desktop around the window (SPEC F2).
 	cfg       Config
@@ -125,30 +119,22 @@ func NewApp(cfg Config) (*App, error) {
 		return nil, err
 	}
 	a.core = c
-	// Bound calls run under the core's context: quitting cancels them.
-	ctx := c.Context()
-	a.usage = usage.NewService(c.Ledger, picker{a}, usage.WithContext(ctx))
-	a.mcp = mcppool.NewService(c.Pool, picker{a}, mcppool.WithElicitationDesk(desk), mcppool.WithSavedRequests(c.Store),
-		mcppool.WithSettings(c.Store), mcppool.WithAudit(c.Ledger))
-	a.providers = providers.NewService(c.Models, providers.WithContext(ctx))
-	a.chat = chat.NewService(c.Engine, picker{a}, chat.WithContext(ctx))
-	a.settings = settings.New(c.Store, settings.AppInfo{
-		Version: cfg.Version, DataDir: c.Dir, ConfigFile: c.ConfigFile, DatabaseFile: c.Store.Path(),
-	}, settings.WithContext(ctx), settings.WithLogger(a.logger), settings.WithKeychain(keychain),
-		// A key stored earlier that reads keeps the keychain from being
-		// called unavailable when its self-test fails.
-		settings.WithStoredKeys(func() int { return c.Models.ReadableKeys(ctx) }),
-		// The tray's menu speaks the window's language.
-		settings.WithPrefsListener(func(p settings.Prefs) { a.tray.SetLabels(tray.LabelsFor(p.Language, os.Getenv)) }),
-		settings.WithDesktop(a.desktopStatus),
-		// Links in rendered content open in the browser, never in the window.
-		settings.WithLinkOpener(a.openInBrowser))
+	a.bound = c.Bind(core.Window{
+		Dialogs: picker{a}, Desk: desk, Keychain: keychain, Version: cfg.Version,
+		Settings: []settings.Option{
+			// The tray's menu speaks the window's language.
+			settings.WithPrefsListener(func(p settings.Prefs) { a.tray.SetLabels(tray.LabelsFor(p.Language, os.Getenv)) }),
+			settings.WithDesktop(a.desktopStatus),
+			// Links in rendered content open in the browser, never in the window.
+			settings.WithLinkOpener(a.openInBrowser),
+		},
+	})
 	return a, nil
 }
 
 // Bindings lists the services whose exported methods JavaScript may call.
 func (a *App) Bindings() []any {
-	return []any{a.mcp, a.settings, a.providers, a.chat, a.usage}
+	return a.bound.List()
 }
 
 func (a *App) startup(ctx context.Context) {

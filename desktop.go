@@ -29,7 +29,7 @@ func wantsQuickChat(args []string) bool {
 // startDesktop shows the tray icon and starts taking over later launches.
 func (a *App) startDesktop() {
 	if a.cfg.TrayIcon != nil {
-		p, _ := a.settings.Prefs()
+		p, _ := a.bound.Settings.Prefs()
 		a.tray = tray.Start(tray.Options{
 			Icon:   a.cfg.TrayIcon,
 			Labels: tray.LabelsFor(p.Language, os.Getenv),
@@ -111,7 +111,7 @@ func (a *App) beforeClose(ctx context.Context) (prevent bool) {
 	if a.quitting.Load() {
 		return false
 	}
-	p, err := a.settings.Prefs()
+	p, err := a.bound.Settings.Prefs()
 	if err != nil || p.QuitOnClose || !a.tray.Available() {
 		return false
 	}

@@ -25,6 +25,7 @@ import (
 	"mcpdesk/backend/mcppool"
 	"mcpdesk/backend/providers"
 	"mcpdesk/backend/secrets"
+	"mcpdesk/backend/settings"
 	"mcpdesk/backend/shellenv"
 	"mcpdesk/backend/store"
 	"mcpdesk/backend/usage"
@@ -191,4 +192,58 @@ type sourced struct {
 func (r sourced) RecordToolCall(ctx context.Context, e store.AuditEntry) {
 	e.Source = r.source
 	r.Engine.RecordToolCall(ctx, e)
+}
+
+// Window is what the window lends the bound services: its file dialogs,
+// the elicitation desk its pool asks through (Options.Elicitor), the
+// keychain's self-test, and the settings screen's own hooks (tray labels,
+// desktop status, link opener).
+type Window struct {
+	Dialogs interface {
+		mcppool.FilePicker
+		SaveFile(title, defaultName string) (string, error)
+	}
+	Desk     *mcppool.ElicitationDesk
+	Keychain settings.Prober
+	Version  string
+	Settings []settings.Option
+}
+
+// Bound are the services whose exported methods JavaScript may call.
+type Bound struct {
+	MCP       *mcppool.MCPPool
+	Settings  *settings.Service
+	Providers *providers.ProviderManager
+	Chat      *chat.ChatService
+	Usage     *usage.UsageStats
+}
+
+// List returns the services for Wails' Bind, in one order.
+func (b Bound) List() []any { return []any{b.MCP, b.Settings, b.Providers, b.Chat, b.Usage} }
+
+// Bind builds the bound services over the core. Their calls run under
+// Context, so Close cancels the ones in flight.
+func (c *Core) Bind(w Window) Bound {
+	ctx := c.ctx
+	var mcpOpts []mcppool.ServiceOption
+	if w.Desk != nil {
+		mcpOpts = append(mcpOpts, mcppool.WithElicitationDesk(w.Desk))
+	}
+	mcpOpts = append(mcpOpts, mcppool.WithSavedRequests(c.Store), mcppool.WithSettings(c.Store), mcppool.WithAudit(c.Ledger))
+	setOpts := []settings.Option{settings.WithContext(ctx), settings.WithLogger(c.logger),
+		// A key stored earlier that reads keeps the keychain from being
+		// called unavailable when its self-test fails.
+		settings.WithStoredKeys(func() int { return c.Models.ReadableKeys(ctx) })}
+	if w.Keychain != nil {
+		setOpts = append(setOpts, settings.WithKeychain(w.Keychain))
+	}
+	return Bound{
+		MCP: mcppool.NewService(c.Pool, w.Dialogs, mcpOpts...),
+		Settings: settings.New(c.Store, settings.AppInfo{
+			Version: w.Version, DataDir: c.Dir, ConfigFile: c.ConfigFile, DatabaseFile: c.Store.Path(),
+		}, append(setOpts, w.Settings...)...),
+		Providers: providers.NewService(c.Models, providers.WithContext(ctx)),
+		Chat:      chat.NewService(c.Engine, w.Dialogs, chat.WithContext(ctx)),
+		Usage:     usage.NewService(c.Ledger, w.Dialogs, usage.WithContext(ctx)),
+	}
 }

@@ -8,9 +8,12 @@
 package nonnull
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 )
+
+var marshaler = reflect.TypeFor[json.Marshaler]()
 
 // Check lists the paths in v of nil slices and maps that encoding/json
 // would write as null where the contract promises a value.
@@ -22,6 +25,13 @@ func Check(v any) []string {
 
 func walk(v reflect.Value, path string, out *[]string, promised bool) {
 	if !v.IsValid() {
+		return
+	}
+	// A type that writes its own JSON (mcp-go's protocol objects, which
+	// leave empty fields out) is not encoded field by field: its fields
+	// say nothing of what reaches the UI.
+	if t := v.Type(); t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface &&
+		(t.Implements(marshaler) || reflect.PointerTo(t).Implements(marshaler)) {
 		return
 	}
 	switch v.Kind() {

@@ -1,5 +1,6 @@
-// Typed wrappers over the ChatService (SPEC D1–D6). Go sends nil slices as
-// null; everything returned here has its arrays filled in. A turn (send,
+// Typed wrappers over the ChatService (SPEC D1–D6). What Go returns is what
+// the generated contract says: lists and maps are never null (checked in Go
+// by backend/core's TestBoundResultsAreNotNull). A turn (send,
 // regenerate, editAndResend, retryToolCall) returns at once; what it does
 // arrives as chat:* events (see events.ts).
 
@@ -8,9 +9,7 @@ import { call } from './call';
 import type {
   ApprovalDecision,
   OfferedTool,
-  ChatApprovalPayload,
   ApprovalPolicies,
-  ChatSamplingPayload,
   ChatSettings,
   Conversation,
   ConversationSettings,
@@ -26,7 +25,7 @@ import type {
 } from './chatTypes';
 import type { TrustReport } from './trustTypes';
 
-/** normalizeSettings fills in what Go leaves out of conversation settings. */
+/** normalizeSettings builds full conversation settings from some (a new chat's, a change). */
 export function normalizeSettings(s: Partial<ConversationSettings> | null | undefined): ConversationSettings {
   return {
     provider: s?.provider ?? '',
@@ -39,12 +38,7 @@ export function normalizeSettings(s: Partial<ConversationSettings> | null | unde
   };
 }
 
-/** normalizeConversation fills in a conversation from Go. */
-export function normalizeConversation(c: Conversation): Conversation {
-  return { ...c, title: c.title ?? '', pinned: !!c.pinned, settings: normalizeSettings(c.settings) };
-}
-
-/** normalizeMessage fills in a message from Go: arrays never null, strings never undefined. */
+/** normalizeMessage builds a full message from some fields (one the UI shows before Go sent it). */
 export function normalizeMessage(m: Partial<Message> & { id: number }): Message {
   return {
     conversationId: 0,
@@ -70,57 +64,35 @@ export function normalizeMessage(m: Partial<Message> & { id: number }): Message 
   };
 }
 
-function normalizeTurn(t: SendResult): SendResult {
-  return { turnId: t.turnId, userMessage: normalizeMessage(t.userMessage) };
-}
-
 /** listConversations returns one page of the sidebar: pinned first, then most recent activity. */
-export async function listConversations(limit = 100, offset = 0): Promise<ConversationSummary[]> {
-  return (await call(() => backend().chat.ListConversations(limit, offset))) ?? [];
-}
+export const listConversations = (limit = 100, offset = 0): Promise<ConversationSummary[]> =>
+  call(() => backend().chat.ListConversations(limit, offset));
 
 /** newConversation creates a conversation; empty provider and model mean the default model. */
-export async function newConversation(title: string, settings: ConversationSettings): Promise<Conversation> {
-  return normalizeConversation(await call(() => backend().chat.NewConversation({ title, settings })));
-}
+export const newConversation = (title: string, settings: ConversationSettings): Promise<Conversation> =>
+  call(() => backend().chat.NewConversation({ title, settings }));
 
 /** getConversation returns a conversation with its messages, its running turn and its open questions. */
-export async function getConversation(id: number): Promise<ConversationView> {
-  return normalizeView(await call(() => backend().chat.Conversation(id)));
-}
+export const getConversation = (id: number): Promise<ConversationView> =>
+  call(() => backend().chat.Conversation(id));
 
 /** selectVersion shows a version (from 1) of the answer to a user message; the next turns build on it. */
-export async function selectVersion(conversationId: number, userMessageId: number, version: number): Promise<ConversationView> {
-  return normalizeView(await call(() => backend().chat.SelectVersion(conversationId, userMessageId, version)));
-}
+export const selectVersion = (conversationId: number, userMessageId: number, version: number): Promise<ConversationView> =>
+  call(() => backend().chat.SelectVersion(conversationId, userMessageId, version));
 
 /** revealMessage opens a conversation at a message, switching to the answer versions that lead to it (a search hit). */
-export async function revealMessage(conversationId: number, messageId: number): Promise<ConversationView> {
-  return normalizeView(await call(() => backend().chat.RevealMessage(conversationId, messageId)));
-}
-
-function normalizeView(v: ConversationView): ConversationView {
-  return {
-    conversation: normalizeConversation(v.conversation),
-    messages: (v.messages ?? []).map(normalizeMessage),
-    running: v.running ?? '',
-    approvals: (v.approvals ?? []) as ChatApprovalPayload[],
-    sampling: (v.sampling ?? []) as ChatSamplingPayload[],
-  };
-}
+export const revealMessage = (conversationId: number, messageId: number): Promise<ConversationView> =>
+  call(() => backend().chat.RevealMessage(conversationId, messageId));
 
 export const renameConversation = (id: number, title: string): Promise<void> => call(() => backend().chat.Rename(id, title));
 export const deleteConversation = (id: number): Promise<void> => call(() => backend().chat.Delete(id));
 
 /** updateSettings stores a conversation's settings and returns it as stored. */
-export async function updateSettings(id: number, settings: ConversationSettings): Promise<Conversation> {
-  return normalizeConversation(await call(() => backend().chat.UpdateSettings(id, settings)));
-}
+export const updateSettings = (id: number, settings: ConversationSettings): Promise<Conversation> =>
+  call(() => backend().chat.UpdateSettings(id, settings));
 
 /** searchMessages searches every message; each hit's snippet marks matches with SNIPPET_START … SNIPPET_END. */
-export async function searchMessages(query: string, limit = 50): Promise<SearchHit[]> {
-  return (await call(() => backend().chat.Search(query, limit))) ?? [];
-}
+export const searchMessages = (query: string, limit = 50): Promise<SearchHit[]> => call(() => backend().chat.Search(query, limit));
 
 /** exportConversation returns the conversation as Markdown or JSON text. */
 export const exportConversation = (id: number, format: ExportFormat): Promise<string> =>
@@ -130,46 +102,36 @@ export const exportConversation = (id: number, format: ExportFormat): Promise<st
 export const saveExport = (id: number, format: ExportFormat): Promise<string> => call(() => backend().chat.SaveExport(id, format));
 
 /** send starts a turn with the user's text; it returns at once. */
-export async function send(conversationId: number, text: string, attachments: Attachment[] = []): Promise<SendResult> {
-  return normalizeTurn(await call(() => backend().chat.Send({ conversationId, text, attachments })));
-}
+export const send = (conversationId: number, text: string, attachments: Attachment[] = []): Promise<SendResult> =>
+  call(() => backend().chat.Send({ conversationId, text, attachments }));
 
 /** stopTurn cancels the running turn: the stream and every call in flight. */
 export const stopTurn = (conversationId: number): Promise<void> => call(() => backend().chat.Stop(conversationId));
 
 /** regenerate asks again for the last answer, as a new version; the versions before are kept. */
-export async function regenerate(conversationId: number): Promise<SendResult> {
-  return normalizeTurn(await call(() => backend().chat.Regenerate(conversationId)));
-}
+export const regenerate = (conversationId: number): Promise<SendResult> =>
+  call(() => backend().chat.Regenerate(conversationId));
 
 /** editAndResend replaces a user message (and all after it) and asks again. */
-export async function editAndResend(conversationId: number, messageId: number, text: string): Promise<SendResult> {
-  return normalizeTurn(await call(() => backend().chat.EditAndResend(conversationId, messageId, text)));
-}
+export const editAndResend = (conversationId: number, messageId: number, text: string): Promise<SendResult> =>
+  call(() => backend().chat.EditAndResend(conversationId, messageId, text));
 
 /** approve answers a chat:approval. It rejects when the question is no longer open. */
 export const approve = (id: string, decision: ApprovalDecision): Promise<void> => call(() => backend().chat.Approve(id, decision));
 
 /** retryToolCall runs a failed or timed-out call again and continues the turn. */
-export async function retryToolCall(conversationId: number, messageId: number, callId: string): Promise<SendResult> {
-  return normalizeTurn(await call(() => backend().chat.RetryToolCall(conversationId, messageId, callId)));
-}
+export const retryToolCall = (conversationId: number, messageId: number, callId: string): Promise<SendResult> =>
+  call(() => backend().chat.RetryToolCall(conversationId, messageId, callId));
 
 /** answerSampling approves (optionally edited) or rejects a chat:sampling. */
 export const answerSampling = (id: string, decision: SamplingAnswer): Promise<void> =>
   call(() => backend().chat.AnswerSampling(id, decision));
 
 /** chatPolicies returns the remembered approval policies. */
-export async function chatPolicies(): Promise<ApprovalPolicies> {
-  const p = await call(() => backend().chat.Policies());
-  return { alwaysAllow: p?.alwaysAllow ?? [], autoServers: p?.autoServers ?? [], never: p?.never ?? [], suspended: p?.suspended ?? [] };
-}
+export const chatPolicies = (): Promise<ApprovalPolicies> => call(() => backend().chat.Policies());
 
 /** trustReport lists what changed since standing approvals were given, and the approvals it suspended (SPEC G1). */
-export async function trustReport(): Promise<TrustReport> {
-  const r = await call(() => backend().chat.Trust());
-  return { servers: (r?.servers ?? []).map((s) => ({ ...s, tools: s.tools ?? [], suspended: s.suspended ?? [] })) };
-}
+export const trustReport = (): Promise<TrustReport> => call(() => backend().chat.Trust());
 
 export const revokePolicy = (kind: PolicyKind, server: string, tool = ''): Promise<void> =>
   call(() => backend().chat.RevokePolicy(kind, server, tool));
@@ -179,7 +141,4 @@ export const chatSettings = (): Promise<ChatSettings> => call(() => backend().ch
 export const saveChatSettings = (s: ChatSettings): Promise<ChatSettings> => call(() => backend().chat.SaveSettings(s));
 
 /** availableTools lists the tools of the given servers (null = every enabled server). */
-export async function availableTools(servers: string[] | null): Promise<OfferedTool[]> {
-  const tools = (await call(() => backend().chat.AvailableTools(servers))) ?? [];
-  return tools.map((t) => ({ ...t, title: t.title ?? '', description: t.description ?? '', annotations: t.annotations ?? {} }));
-}
+export const availableTools = (servers: string[] | null): Promise<OfferedTool[]> => call(() => backend().chat.AvailableTools(servers));

@@ -85,22 +85,16 @@ export async function complete(
   filled: Record<string, string> = {},
 ): Promise<Completion> {
   const c = await call(() => backend().mcp.Complete(server, ref, arg, value, filled));
+  // The server's own data, passed on as it sent it: a broken one may send null.
   return { ...c, values: c.values ?? [] };
 }
 
 /** toolSelection says which tools of a server models are offered, and their token cost. */
-export const toolSelection = (server: string): Promise<ToolSelection> =>
-  call(async () => {
-    const s = await backend().mcp.ToolSelection(server);
-    return { ...s, disabled: s.disabled ?? [] };
-  });
+export const toolSelection = (server: string): Promise<ToolSelection> => call(() => backend().mcp.ToolSelection(server));
 
 /** setToolEnabled turns a tool on or off for models; the server keeps running. */
 export const setToolEnabled = (server: string, tool: string, enabled: boolean): Promise<ToolSelection> =>
-  call(async () => {
-    const s = await backend().mcp.SetToolEnabled(server, tool, enabled);
-    return { ...s, disabled: s.disabled ?? [] };
-  });
+  call(() => backend().mcp.SetToolEnabled(server, tool, enabled));
 
 /** setLogLevel sets the lowest level of log message a server sends (shown in the logger). */
 export const setLogLevel = (server: string, level: LogLevel): Promise<void> =>

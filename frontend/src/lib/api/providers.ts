@@ -1,12 +1,12 @@
-// Typed wrappers over the ProviderManager service (SPEC C2). Go sends nil
-// slices and maps as null; everything returned here has them filled in.
+// Typed wrappers over the ProviderManager service (SPEC C2), as the
+// generated contract types them (lists and maps never null: backend/core's
+// TestBoundResultsAreNotNull).
 
 import { backend } from './backend';
 import { call } from './call';
 import type {
   ConnectionResult,
   EnvReload,
-  Model,
   ModelList,
   ModelRef,
   OllamaStatus,
@@ -16,56 +16,27 @@ import type {
   ProviderInput,
 } from './providerTypes';
 
-/** normalizeProvider fills in the fields Go may leave null or out. */
-export function normalizeProvider(p: Provider): Provider {
-  return {
-    ...p,
-    preset: p.preset ?? '',
-    baseUrl: p.baseUrl ?? '',
-    keyEnv: p.keyEnv ?? '',
-    azureApiVersion: p.azureApiVersion ?? '',
-    headers: { ...(p.headers ?? {}) },
-    manualModels: [...(p.manualModels ?? [])],
-    keySource: p.keySource || 'none',
-  };
-}
-
-const normalizeModels = (models: Model[] | null | undefined): Model[] =>
-  (models ?? []).map((m) => ({ ...m, listed: !!m.listed, manual: !!m.manual }));
-
 /** isModelRef reports whether r names a model (Go sends empty fields for "none"). */
 export const isModelRef = (r: ModelRef | null | undefined): r is ModelRef => !!r && !!r.provider && !!r.model;
 
 /** listProviders returns every provider in display order. */
-export async function listProviders(): Promise<Provider[]> {
-  return ((await call(() => backend().providers.List())) ?? []).map(normalizeProvider);
-}
+export const listProviders = (): Promise<Provider[]> => call(() => backend().providers.List());
 
 /** providerPresets returns the ready-made configurations, in display order. */
-export async function providerPresets(): Promise<Preset[]> {
-  return ((await call(() => backend().providers.Presets())) ?? []).map((p) => ({
-    ...p,
-    baseUrl: p.baseUrl ?? '',
-    keyEnv: p.keyEnv ?? '',
-    keyUrl: p.keyUrl ?? '',
-    headers: { ...(p.headers ?? {}) },
-  }));
-}
+export const providerPresets = (): Promise<Preset[]> => call(() => backend().providers.Presets());
 
 /**
  * saveProvider adds (input.id "") or edits a provider and returns it as
  * stored. It rejects with Go's sentence; a field error's names the field.
  */
-export async function saveProvider(input: ProviderInput): Promise<Provider> {
-  return normalizeProvider(await call(() => backend().providers.Save(input)));
-}
+export const saveProvider = (input: ProviderInput): Promise<Provider> =>
+  call(() => backend().providers.Save(input));
 
 /** deleteProvider removes a provider, its key and the model preferences naming it. */
 export const deleteProvider = (id: string): Promise<void> => call(() => backend().providers.Delete(id));
 
-export async function setProviderEnabled(id: string, enabled: boolean): Promise<Provider> {
-  return normalizeProvider(await call(() => backend().providers.SetEnabled(id, enabled)));
-}
+export const setProviderEnabled = (id: string, enabled: boolean): Promise<Provider> =>
+  call(() => backend().providers.SetEnabled(id, enabled));
 
 /** testConnection proves the provider's key with the cheapest request; the verdict is result.health, not a rejection. */
 export const testConnection = (id: string): Promise<ConnectionResult> =>
@@ -75,18 +46,13 @@ export const testConnection = (id: string): Promise<ConnectionResult> =>
 export const reloadEnvironment = (): Promise<EnvReload> => call(() => backend().providers.ReloadEnvironment());
 
 /** providerModels returns fetched (cached unless refresh) and manual models; a failed fetch is list.error. */
-export async function providerModels(id: string, refresh: boolean): Promise<ModelList> {
-  const l = await call(() => backend().providers.Models(id, refresh));
-  return { provider: l.provider || id, models: normalizeModels(l.models), ...(l.error ? { error: l.error } : {}) };
-}
+export const providerModels = (id: string, refresh: boolean): Promise<ModelList> => call(() => backend().providers.Models(id, refresh));
 
-export async function addManualModel(id: string, model: string): Promise<Provider> {
-  return normalizeProvider(await call(() => backend().providers.AddManualModel(id, model)));
-}
+export const addManualModel = (id: string, model: string): Promise<Provider> =>
+  call(() => backend().providers.AddManualModel(id, model));
 
-export async function removeManualModel(id: string, model: string): Promise<Provider> {
-  return normalizeProvider(await call(() => backend().providers.RemoveManualModel(id, model)));
-}
+export const removeManualModel = (id: string, model: string): Promise<Provider> =>
+  call(() => backend().providers.RemoveManualModel(id, model));
 
 /** defaultModel returns the default model, or null when none is set. */
 export async function defaultModel(): Promise<ModelRef | null> {
@@ -100,19 +66,14 @@ export const setDefaultModel = (ref: ModelRef | null): Promise<void> =>
 
 /** fallbackModels returns the fallbacks in the order they are tried. */
 export async function fallbackModels(): Promise<ModelRef[]> {
-  return ((await call(() => backend().providers.Fallbacks())) ?? []).map((r) => ({ provider: r.provider, model: r.model }));
+  return (await call(() => backend().providers.Fallbacks())).map((r) => ({ provider: r.provider, model: r.model }));
 }
 
 export const setFallbackModels = (refs: ModelRef[]): Promise<void> =>
   call(() => backend().providers.SetFallbacks(refs.map((r) => ({ provider: r.provider, model: r.model }))));
 
 /** pickerModels returns the usable providers with their models, for model pickers. */
-export async function pickerModels(): Promise<PickerProvider[]> {
-  return ((await call(() => backend().providers.PickerModels())) ?? []).map((p) => ({
-    ...p,
-    models: normalizeModels(p.models),
-  }));
-}
+export const pickerModels = (): Promise<PickerProvider[]> => call(() => backend().providers.PickerModels());
 
 /** detectOllama reports whether Ollama runs on this machine (it answers within 1.5 s). */
 export const detectOllama = (): Promise<OllamaStatus> => call(() => backend().providers.DetectOllama());

@@ -301,7 +301,7 @@ export class ChatStore {
     const offs = [
       on('chat:message', (p) => {
         if (p.conversationId !== this.#current?.id) return;
-        this.#applyMessage(normalizeMessage(p.message));
+        this.#applyMessage(p.message);
       }),
       on('chat:delta', (p) => {
         if (p.conversationId !== this.#current?.id) return;

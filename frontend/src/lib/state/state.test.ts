@@ -104,19 +104,6 @@ describe('ServersStore', () => {
     }
   });
 
-  it('fills in nulls that Go sends for empty slices', async () => {
-    fake = new FakeBackend({});
-    setBackend(fake);
-    fake.mcp.ListServers = async () =>
-      [{ spec: { id: 'n', type: 'stdio', command: 'x', args: null, env: null, headers: null }, status: { id: 'n', state: 'connected' } }] as never;
-    const store = new ServersStore();
-    await store.refresh();
-    const e = store.get('n')!;
-    expect(e.spec.args).toEqual([]);
-    expect(e.spec.env).toEqual([]);
-    expect(e.status.tools).toBe(0);
-  });
-
   it('coalesces refreshes and reports a load error', async () => {
     fake = new FakeBackend({});
     setBackend(fake);
