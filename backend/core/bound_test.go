@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -155,7 +156,9 @@ func TestBoundResultsAreNotNull(t *testing.T) {
 
 	// The arguments of the methods that take some.
 	claude := `{"mcpServers": {"notes": {"command": "node", "args": ["notes.js"]}}}`
-	args := map[string][]any{
+	// Those of a new installation, and those that need what was seeded.
+	args := maps.Clone(emptyArgs)
+	maps.Copy(args, map[string][]any{
 		"MCPPool.ListTools":                 {"test"},
 		"MCPPool.ListPrompts":               {"test"},
 		"MCPPool.ListResources":             {"test", ""},
@@ -187,7 +190,7 @@ func TestBoundResultsAreNotNull(t *testing.T) {
 		"ChatService.NewConversation":       {chat.NewConversationInput{Title: "Second"}},
 		"UsageStats.Audit":                  {usage.AuditQuery{}},
 		"UsageStats.Summary":                {usage.UsageQuery{}},
-	}
+	})
 	notCalled := map[string]string{
 		"MCPPool.Import":            "needs a preview's token; backend/importer's tests check its result",
 		"MCPPool.PreviewImport":     "PreviewImportData builds the same preview",
