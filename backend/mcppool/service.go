@@ -1,7 +1,6 @@
 package mcppool
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,7 +8,6 @@ import (
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/importer"
 	"mcpdesk/backend/mcpconfig"
-	"mcpdesk/backend/store"
 	"mcpdesk/backend/usererr"
 )
 
@@ -35,18 +33,6 @@ type MCPPool struct {
 	audit    ToolCallAuditor // nil: calls are not audited
 	// importer previews and imports other clients' configs.
 	importer *importer.Importer
-}
-
-// SavedRequestStore keeps saved tool requests; *store.Store is one.
-type SavedRequestStore interface {
-	SavedRequests(ctx context.Context, server string) ([]store.SavedRequest, error)
-	SaveRequest(ctx context.Context, r store.SavedRequest) (store.SavedRequest, error)
-	DeleteSavedRequest(ctx context.Context, id int64) error
-}
-
-// WithSavedRequests lets the Tools tab keep requests in st.
-func WithSavedRequests(st SavedRequestStore) ServiceOption {
-	return func(s *MCPPool) { s.saved = st }
 }
 
 // WithSettings lets the Settings screen read and change the server

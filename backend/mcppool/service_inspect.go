@@ -8,7 +8,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"mcpdesk/backend/events"
-	"mcpdesk/backend/store"
 )
 
 // The inspector's part of the bound surface: the Tools, Resources and
@@ -143,35 +142,6 @@ func (s *MCPPool) SetToolEnabled(server, tool string, enabled bool) (ToolSelecti
 // debug, info, notice, warning, error, critical, alert or emergency.
 func (s *MCPPool) SetLogLevel(server string, level mcp.LoggingLevel) error {
 	return s.pool.SetLogLevel(s.pool.context(), server, level)
-}
-
-// errNoSavedRequests is returned when the service was built without a store.
-var errNoSavedRequests = fmt.Errorf("saved requests are not available here")
-
-// ListSavedRequests returns a server's saved tool requests, by name.
-func (s *MCPPool) ListSavedRequests(server string) ([]store.SavedRequest, error) {
-	if s.saved == nil {
-		return nil, errNoSavedRequests
-	}
-	list, err := s.saved.SavedRequests(s.pool.context(), server)
-	return nonNilSlice(list), err
-}
-
-// SaveRequest stores a tool request (ID 0 adds, else updates: rename,
-// new description or arguments) and returns it as stored.
-func (s *MCPPool) SaveRequest(r store.SavedRequest) (store.SavedRequest, error) {
-	if s.saved == nil {
-		return store.SavedRequest{}, errNoSavedRequests
-	}
-	return s.saved.SaveRequest(s.pool.context(), r)
-}
-
-// DeleteSavedRequest removes a saved request.
-func (s *MCPPool) DeleteSavedRequest(id int64) error {
-	if s.saved == nil {
-		return errNoSavedRequests
-	}
-	return s.saved.DeleteSavedRequest(s.pool.context(), id)
 }
 
 func nonNilSlice[T any](s []T) []T {
