@@ -5,7 +5,8 @@
 // user's calls in between, to ./recordings (regenerated with `-update`; a
 // recording that no longer matches what Go emits fails the Go tests). Here
 // a FakeBackend plays one back: when the UI makes the call the recording
-// holds next (Send, Approve, AnswerSampling, AnswerElicitation, Stop), it
+// holds next (Send, Regenerate, SelectVersion, Approve, AnswerSampling,
+// AnswerElicitation, Stop), it
 // gets Go's answer and the events Go emitted after it, in Go's order and
 // with Go's payloads; a call the recording does not hold next, or with
 // other arguments, is a problem the test sees. The fake's store follows
@@ -13,7 +14,7 @@
 
 import type { FakeBackend } from './fakes/fake';
 import { FakeTurn } from './fakes/fakeChat';
-import type { ChatApprovalPayload, ChatSamplingPayload, Message, SendResult } from '../lib/api/chatTypes';
+import type { ChatApprovalPayload, ChatSamplingPayload, ConversationView, Message, SendResult } from '../lib/api/chatTypes';
 import type { EventMap, EventName } from '../lib/api/events';
 
 /** A recording as backend/chat/recordings_test.go writes it. */
@@ -25,7 +26,7 @@ export interface Recording {
 export type Step = { call: string; args: unknown[]; result?: unknown } | { event: EventName; payload: unknown };
 
 /** The calls a recording may hold, and where the fake keeps them. */
-const CALLS = ['Send', 'Approve', 'AnswerSampling', 'Stop', 'AnswerElicitation'] as const;
+const CALLS = ['Send', 'Regenerate', 'SelectVersion', 'Approve', 'AnswerSampling', 'Stop', 'AnswerElicitation'] as const;
 type CallName = (typeof CALLS)[number];
 
 export interface Replay {
@@ -35,6 +36,8 @@ export interface Replay {
   readonly problems: string[];
   /** Steps not played yet. */
   readonly remaining: number;
+  /** The call the recording waits for next; "" while it plays or when it is done. */
+  readonly next: string;
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
@@ -100,6 +103,20 @@ export function replay(fake: FakeBackend, rec: Recording): Replay {
     upsert(fake, res.userMessage);
     return res;
   };
+  chat.Regenerate = async (conversationId) => {
+    chat.host.record('Regenerate', [conversationId]);
+    const res = answer('Regenerate', [conversationId]) as SendResult;
+    chat.turns.set(conversationId, new FakeTurn(chat, conversationId, res.turnId));
+    upsert(fake, res.userMessage);
+    return res;
+  };
+  chat.SelectVersion = async (conversationId, userMessageId, version) => {
+    chat.host.record('SelectVersion', [conversationId, userMessageId, version]);
+    const view = answer('SelectVersion', [conversationId, userMessageId, version]) as ConversationView;
+    const s = chat.conversations.get(conversationId);
+    if (s) s.messages = structuredClone(view.messages);
+    return view;
+  };
   chat.Approve = async (id, d) => {
     chat.host.record('Approve', [id, d]);
     answer('Approve', [id, d]);
@@ -121,6 +138,10 @@ export function replay(fake: FakeBackend, rec: Recording): Replay {
     problems,
     get remaining() {
       return steps.length - i;
+    },
+    get next() {
+      const s = steps[i];
+      return s && 'call' in s && !playing ? s.call : '';
     },
   };
 }

@@ -27,6 +27,7 @@ import {
   type ConversationSettings,
   type ConversationSummary,
   type ConversationView,
+  type DoneReason,
   type ExportFormat,
   type Message,
   type SamplingAnswer,
@@ -267,6 +268,11 @@ export class ChatStore {
     return id !== undefined && this.running ? this.turns.stepIn(id) : null;
   }
 
+  /** stepLimit is how many steps the open conversation's last turn made when its step limit stopped it; 0 otherwise. */
+  get stepLimit(): number {
+    return this.#current && !this.running ? this.turns.limitedIn(this.#current.id) : 0;
+  }
+
   /** progressOf returns the last progress of a running tool call. */
   progressOf(callId: string): Progress | undefined {
     return this.turns.progressOf(callId);
@@ -336,7 +342,7 @@ export class ChatStore {
         else if (m.status === 'streaming') m.usage = addUsage(m.usage, u.usage);
       }),
       on('chat:error', (e) => this.turns.error(e)),
-      on('chat:done', (d) => this.#done(d.conversationId, d.turnId, d.reason)),
+      on('chat:done', (d) => this.#done(d.conversationId, d.turnId, d.reason, d.steps)),
       on('chat:conversations', () => void this.loadList()),
     ];
     void this.loadList();
@@ -691,9 +697,9 @@ export class ChatStore {
     else m.toolCalls.push(call);
   }
 
-  #done(conversationId: number, turnId: string, reason: string): void {
+  #done(conversationId: number, turnId: string, reason: DoneReason, steps: number): void {
     this.flush();
-    this.turns.done(conversationId, turnId);
+    this.turns.done(conversationId, turnId, reason, steps);
     if (this.#current?.id !== conversationId) return;
     // Go sends every message whole when the turn ends; should one have
     // been missed, do not leave it looking alive.

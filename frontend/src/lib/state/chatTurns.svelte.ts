@@ -4,6 +4,7 @@ import type {
   ChatSamplingPayload,
   ChatStepPayload,
   ConversationView,
+  DoneReason,
   Progress,
   ToolCall,
 } from '../api';
@@ -30,6 +31,8 @@ export class TurnState {
   #steps = $state<Record<number, ChatStepPayload>>({});
   #progress = $state<Record<string, Progress>>({});
   #callStarts = $state<Record<string, number>>({});
+  // Conversations whose last turn stopped at the step limit: how many steps it made.
+  #limited = $state<Record<number, number>>({});
   // Turns that ended: an event of theirs arriving late starts nothing.
   #finished = new Set<string>();
   #errorKey = 0;
@@ -79,6 +82,11 @@ export class TurnState {
     return this.#steps[conversationId] ?? null;
   }
 
+  /** limitedIn is how many steps a conversation's last turn made when the step limit stopped it; 0 otherwise. */
+  limitedIn(conversationId: number): number {
+    return this.#limited[conversationId] ?? 0;
+  }
+
   /** progressOf returns the last progress of a running tool call. */
   progressOf(callId: string): Progress | undefined {
     return this.#progress[callId];
@@ -95,6 +103,7 @@ export class TurnState {
   started(conversationId: number, turnId: string): void {
     if (!this.#finished.has(turnId)) this.#running[conversationId] = turnId;
     delete this.#stopping[conversationId];
+    delete this.#limited[conversationId];
   }
 
   /** opened takes what Go says runs and waits in a conversation just loaded. */
@@ -159,8 +168,9 @@ export class TurnState {
     this.#errors = this.#errors.filter((e) => e.key !== key);
   }
 
-  /** done ends a turn: it runs no more, and its questions go. */
-  done(conversationId: number, turnId: string): void {
+  /** done ends a turn: it runs no more, and its questions go; a turn the step limit stopped is remembered. */
+  done(conversationId: number, turnId: string, reason: DoneReason = 'stop', steps = 0): void {
+    if (reason === 'max_steps') this.#limited[conversationId] = steps;
     this.#finished.add(turnId);
     if (this.#finished.size > 200) this.#finished.delete(this.#finished.values().next().value!);
     if (!this.#running[conversationId] || this.#running[conversationId] === turnId) delete this.#running[conversationId];

@@ -12,9 +12,13 @@ import approvalCancel from '../../../test/recordings/approval-cancel.json';
 import approvalRun from '../../../test/recordings/approval-run.json';
 import authError from '../../../test/recordings/auth-error.json';
 import elicitation from '../../../test/recordings/elicitation.json';
+import maxSteps from '../../../test/recordings/max-steps.json';
+import rateLimited from '../../../test/recordings/rate-limited.json';
+import regenerate from '../../../test/recordings/regenerate.json';
 import sampling from '../../../test/recordings/sampling.json';
 import stop from '../../../test/recordings/stop.json';
 import textTurn from '../../../test/recordings/text-turn.json';
+import toolError from '../../../test/recordings/tool-error.json';
 
 // The recordings name their provider "openai" (recordings_test.go).
 const PROVIDERS: FakeOptions['providers'] = {
@@ -46,6 +50,12 @@ async function finished(play: ReturnType<typeof replay>) {
 }
 
 const assistants = () => screen.getAllByTestId('message-assistant');
+
+/** until waits until the recording stands at a call the UI must make. */
+async function until(play: ReturnType<typeof replay>, call: string) {
+  await waitFor(() => expect(play.next).toBe(call));
+  expect(play.problems).toEqual([]);
+}
 
 describe('Chat replays Go’s recorded turns', () => {
   it('a streamed reply with reasoning and usage', async () => {
@@ -137,5 +147,48 @@ describe('Chat replays Go’s recorded turns', () => {
     expect(reply).toHaveAttribute('data-status', 'interrupted');
     expect(within(reply).getByTestId('message-status')).toHaveTextContent('interrupted');
     expect(screen.queryByTestId('chat-error')).toBeNull();
+  });
+  it('Regenerate shows the second version with ‹ 2 / 2 ›, and ‹ goes back to the first as Go returns it', async () => {
+    const { play, user } = await start(regenerate);
+    await waitFor(() => expect(assistants().at(-1)).toHaveTextContent('The first answer.'));
+    // The recording waits at Regenerate: its steps after it are still to come.
+    await until(play, 'Regenerate');
+    expect(await screen.findByTestId('composer-send')).toBeInTheDocument();
+    await user.click(screen.getByTestId('message-regenerate'));
+    await waitFor(() => expect(assistants().at(-1)).toHaveTextContent('A second answer.'));
+    await waitFor(() => expect(screen.getByTestId('answer-version-position')).toHaveTextContent('2 / 2'));
+    expect(assistants()).toHaveLength(1);
+    await user.click(screen.getByTestId('answer-version-previous'));
+    await finished(play);
+    await waitFor(() => expect(assistants().at(-1)).toHaveTextContent('The first answer.'));
+    expect(screen.getByTestId('answer-version-position')).toHaveTextContent('1 / 2');
+  });
+
+  it('a rate-limited call is tried again and the answer comes, with no error left behind', async () => {
+    const { play } = await start(rateLimited);
+    await finished(play);
+    expect(assistants().at(-1)).toHaveTextContent('Fine now.');
+    expect(screen.queryByTestId('chat-error')).toBeNull();
+    expect(screen.queryByTestId('chat-step')).toBeNull();
+  });
+
+  it('a failing tool shows its error and a Retry, and the model’s answer follows', async () => {
+    const { play } = await start(toolError);
+    await finished(play);
+    const call = screen.getByTestId('tool-call');
+    expect(call).toHaveAttribute('data-status', 'error');
+    // A failed call opens by itself, with its error.
+    expect(within(call).getByTestId('tool-call-error')).toHaveTextContent('this tool always fails');
+    expect(within(call).getByTestId('tool-call-retry')).toBeInTheDocument();
+    expect(assistants().at(-1)).toHaveTextContent('The tool failed, sorry.');
+  });
+
+  it('a turn the step limit stopped says so, instead of ending without a word', async () => {
+    const { play } = await start(maxSteps);
+    await finished(play);
+    expect(screen.getAllByTestId('tool-call').map((c) => c.dataset.status)).toEqual(['done', 'done']);
+    const note = screen.getByTestId('chat-step-limit');
+    expect(note).toHaveTextContent('Stopped after 2 steps: the step limit of this conversation.');
+    expect(note).toHaveAttribute('role', 'status');
   });
 });
