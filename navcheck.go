@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -26,13 +27,35 @@ func (a *App) checkNavigation(ctx context.Context, target string) {
 		a.logger.Warn("navigation check: the navigation guard did not start")
 		return
 	}
+	reported := make(chan struct{}, 1)
 	runtime.EventsOn(ctx, navCheckEvent, func(data ...any) {
 		if len(data) > 0 {
-			a.logger.Info("navigation check", "report", fmt.Sprint(data[0]))
+			report := fmt.Sprint(data[0])
+			a.logger.Info("navigation check", "report", report)
+			if strings.Contains(report, `"step":"csp"`) {
+				select {
+				case reported <- struct{}{}:
+				default:
+				}
+			}
 		}
 	})
 	to, _ := json.Marshal(target)
-	runtime.WindowExecJS(ctx, fmt.Sprintf(navCheckProbe, navCheckEvent, to))
+	// The page may be loaded again right after it said it was ready (the
+	// first-load watchdog, WebKitGTK's blank first load): a probe run in
+	// the page that went away never reports, so it is run again.
+probe:
+	for attempt := 1; attempt <= 3; attempt++ {
+		runtime.WindowExecJS(ctx, fmt.Sprintf(navCheckProbe, navCheckEvent, to))
+		select {
+		case <-reported:
+			break probe
+		case <-time.After(5 * time.Second):
+			a.logger.Warn("navigation check: the page did not report; probing again", "attempt", attempt)
+		case <-ctx.Done():
+			return
+		}
+	}
 	// Give the navigation time to happen, were it allowed.
 	time.Sleep(3 * time.Second)
 	runtime.WindowExecJS(ctx, fmt.Sprintf(navCheckAfter, navCheckEvent))
