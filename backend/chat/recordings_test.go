@@ -70,21 +70,25 @@ func (en *env) tape() *tape {
 	return &tape{en: en, start: len(en.rec.all())}
 }
 
-// call notes a call of the user, after the events so far have settled.
-func (tp *tape) call(name string, result any, args ...any) {
-	settle(tp.en.rec)
-	tp.calls = append(tp.calls, tapedCall{at: len(tp.en.rec.all()), name: name, args: args, result: result})
-}
-
-// send sends text as the user and notes the call before the events it
-// causes.
-func (tp *tape) send(conv int64, text string) SendResult {
+// do makes a call of the user with args: once the events so far settle,
+// the call is noted before what it causes, then fn runs it. Its result
+// (nil for none) is what the UI gets back.
+func (tp *tape) do(name string, fn func() (any, error), args ...any) any {
+	tp.en.t.Helper()
 	settle(tp.en.rec)
 	at := len(tp.en.rec.all())
-	req := SendRequest{ConversationID: conv, Text: text, Attachments: []store.Attachment{}}
-	res := tp.en.send(conv, text)
-	tp.calls = append(tp.calls, tapedCall{at: at, name: "Send", args: []any{req}, result: res})
+	res, err := fn()
+	if err != nil {
+		tp.en.t.Fatalf("%s: %v", name, err)
+	}
+	tp.calls = append(tp.calls, tapedCall{at: at, name: name, args: args, result: res})
 	return res
+}
+
+// send sends text as the user.
+func (tp *tape) send(conv int64, text string) SendResult {
+	req := SendRequest{ConversationID: conv, Text: text, Attachments: []store.Attachment{}}
+	return tp.do("Send", func() (any, error) { return tp.en.e.Send(tp.en.ctx, req) }, req).(SendResult)
 }
 
 // settle waits until no event came for a while, so that a call is placed
@@ -254,10 +258,7 @@ func TestRecordings(t *testing.T) {
 			res := tp.send(conv.ID, "Echo hi")
 			a := en.approval(res.TurnID, "call_1")
 			d := ApprovalDecision{Action: action, Policy: "once"} // as the approval card sends it
-			tp.call("Approve", nil, a.ID, d)
-			if err := en.e.Approve(en.ctx, a.ID, d); err != nil {
-				t.Fatal(err)
-			}
+			tp.do("Approve", func() (any, error) { return nil, en.e.Approve(en.ctx, a.ID, d) }, a.ID, d)
 			en.done(res.TurnID)
 			checkRecording(t, name, tp.recording("A tool call the user is asked about, answered "+action+"."))
 		})
@@ -280,10 +281,8 @@ func TestRecordings(t *testing.T) {
 			})
 			id := e.payload.(events.ElicitationPayload).ID
 			answered = append(answered, id)
-			tp.call("AnswerElicitation", nil, id, events.ElicitAccept, content)
-			if err := en.desk.Answer(id, events.ElicitAccept, content); err != nil {
-				t.Fatal(err)
-			}
+			tp.do("AnswerElicitation", func() (any, error) { return nil, en.desk.Answer(id, events.ElicitAccept, content) },
+				id, events.ElicitAccept, content)
 		}
 		en.done(res.TurnID)
 		checkRecording(t, "elicitation", tp.recording("A tool (always allowed) whose server asks the user two questions during a chat."))
@@ -304,10 +303,7 @@ func TestRecordings(t *testing.T) {
 		e := en.rec.waitFor(t, "chat:sampling", func(e rec) bool { _, ok := e.payload.(events.ChatSamplingPayload); return ok })
 		s := e.payload.(events.ChatSamplingPayload)
 		a := SamplingAnswer{Approve: true}
-		tp.call("AnswerSampling", nil, s.ID, a)
-		if err := en.e.AnswerSampling(s.ID, a); err != nil {
-			t.Fatal(err)
-		}
+		tp.do("AnswerSampling", func() (any, error) { return nil, en.e.AnswerSampling(s.ID, a) }, s.ID, a)
 		en.done(res.TurnID)
 		checkRecording(t, "sampling", tp.recording("A tool whose server asks the conversation's model (sampling); the user approves."))
 	})
@@ -332,10 +328,7 @@ func TestRecordings(t *testing.T) {
 			d, ok := e.payload.(events.ChatDeltaPayload)
 			return ok && d.TurnID == res.TurnID
 		})
-		tp.call("Stop", nil, conv.ID)
-		if err := en.e.Stop(conv.ID); err != nil {
-			t.Fatal(err)
-		}
+		tp.do("Stop", func() (any, error) { return nil, en.e.Stop(conv.ID) }, conv.ID)
 		en.done(res.TurnID)
 		checkRecording(t, "stop", tp.recording("The user stops a reply mid-stream; the partial answer is kept."))
 	})
@@ -347,22 +340,11 @@ func TestRecordings(t *testing.T) {
 		tp := en.tape()
 		res := tp.send(conv.ID, "Answer me")
 		en.done(res.TurnID)
-		settle(en.rec)
-		at := len(en.rec.all())
-		again, err := en.e.Regenerate(en.ctx, conv.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tp.calls = append(tp.calls, tapedCall{at: at, name: "Regenerate", args: []any{conv.ID}, result: again})
+		again := tp.do("Regenerate", func() (any, error) { return en.e.Regenerate(en.ctx, conv.ID) }, conv.ID).(SendResult)
 		en.done(again.TurnID)
 		// The user goes back to the first version (‹).
-		settle(en.rec)
-		at = len(en.rec.all())
-		view, err := en.e.SelectVersion(en.ctx, conv.ID, again.UserMessage.ID, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tp.calls = append(tp.calls, tapedCall{at: at, name: "SelectVersion", args: []any{conv.ID, again.UserMessage.ID, 1}, result: view})
+		tp.do("SelectVersion", func() (any, error) { return en.e.SelectVersion(en.ctx, conv.ID, again.UserMessage.ID, 1) },
+			conv.ID, again.UserMessage.ID, 1)
 		checkRecording(t, "regenerate", tp.recording("An answer, then Regenerate: a second version; the user goes back to the first."))
 	})
 
