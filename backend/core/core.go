@@ -81,8 +81,6 @@ type Core struct {
 	Models *providers.Manager
 	Ledger *usage.Engine
 	Engine *chat.Engine
-	// Secrets is Options.Secrets, for the services that keep keys.
-	Secrets secrets.Store
 
 	logger    *slog.Logger
 	ctx       context.Context
@@ -115,7 +113,7 @@ func Open(opts Options) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Core{Dir: dir, ConfigFile: opts.ConfigFile, Store: st, Secrets: opts.Secrets, logger: opts.Logger}
+	c := &Core{Dir: dir, ConfigFile: opts.ConfigFile, Store: st, logger: opts.Logger}
 	if c.ConfigFile == "" {
 		c.ConfigFile = filepath.Join(dir, ConfigFileName)
 	}
