@@ -70,7 +70,17 @@ func Register(display string, fn func()) (*Hotkey, error) {
 			}
 		}
 	}()
-	return &Hotkey{close: func() { once.Do(conn.Close) }}, nil
+	// Close gives the grabs back and waits for the server to confirm
+	// before disconnecting: a disconnect alone releases them only when
+	// the server gets round to it, so a Register right after Close (a
+	// restart of quick chat) could find the shortcut still taken.
+	release := func() {
+		for _, m := range ignored {
+			_ = xproto.UngrabKeyChecked(conn, code, root, mods|m).Check()
+		}
+		conn.Close()
+	}
+	return &Hotkey{close: func() { once.Do(release) }}, nil
 }
 
 // keycodeOf finds the key that produces keysym without modifiers.
