@@ -57,5 +57,6 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/crypto v0.53.0 // indirect
 	golang.org/x/net v0.56.0 // indirect
+	golang.org/x/oauth2 v0.38.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

@@ -70,6 +70,8 @@ export default function ({ test, expect, startApp, openPage, waitConnected, shot
       await page.getByTestId('tool-run').click();
       const dialog = page.getByTestId('sampling-dialog');
       await dialog.waitFor({ timeout: 10000 });
+      // The dialog names the model as soon as it has read the providers.
+      await dialog.getByText('Answered by Fake LLM · fake-1').waitFor({ timeout: 10000 }).catch(() => {});
       const said = (await dialog.innerText()).replace(/\s+/g, ' ');
       expect(said.includes('Answered by Fake LLM · fake-1'), `the sampling dialog does not say "Answered by Fake LLM · fake-1": ${said.slice(0, 300)}`);
       const inDialog = await shownIds(page, providerId);

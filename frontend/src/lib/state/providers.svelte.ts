@@ -241,11 +241,13 @@ export class ProvidersStore {
   /**
    * modelLabel names a model for people as the composer does: "Fake LLM ·
    * fake-1", from a ref or a stored "provider/model". A provider that is
-   * gone is named by its id (see removed).
+   * gone is named by its id (see removed); until the list is read, an
+   * unknown provider is left out rather than shown by its internal id.
    */
   modelLabel(ref: ModelRef | string): string {
     const r = typeof ref === 'string' ? parseModelRef(ref) : ref;
-    return r.provider ? `${this.providerName(r.provider)} · ${r.model}` : r.model;
+    if (!r.provider || (!this.#loaded && !this.get(r.provider) && !this.#picker.some((p) => p.id === r.provider))) return r.model;
+    return `${this.providerName(r.provider)} · ${r.model}`;
   }
 
   /** removed reports whether id names no saved provider, once the list was read. */

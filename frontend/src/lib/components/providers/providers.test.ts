@@ -634,3 +634,17 @@ describe('Providers: language', () => {
     expect(screen.getByTestId('providers-empty-add')).toHaveTextContent('添加服务商');
   });
 });
+
+describe('Providers: model names', () => {
+  it('names a model by its provider once the list is read, and never by the internal id before', async () => {
+    const r = renderApp({ providers: { providers: [OPENAI] } });
+    const p = r.stores.providers;
+    // Before the list is read, the provider's internal id is not shown.
+    expect(p.loaded).toBe(false);
+    expect(p.modelLabel('openai-1/gpt-4o')).toBe('gpt-4o');
+    await p.load();
+    expect(p.modelLabel('openai-1/gpt-4o')).toBe('OpenAI · gpt-4o');
+    // A provider that is gone is named by its id (it is all there is).
+    expect(p.modelLabel({ provider: 'gone-1', model: 'm' })).toBe('gone-1 · m');
+  });
+});
