@@ -28,6 +28,7 @@ func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 		toolName, uri, promptName, elicit                string
 		headers, toolArgs, promptArgs, envVars           multi
 		timeout                                          time.Duration
+		auth                                             authFlags
 	)
 	fs := newFlags("inspect", &g, env)
 	fs.StringVar(&configFile, "config", "", "config file holding the server (with --server)")
@@ -42,6 +43,7 @@ func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 	fs.StringVar(&uri, "uri", "", "resource URI (resources/read)")
 	fs.StringVar(&promptName, "prompt-name", "", "prompt to get (prompts/get)")
 	fs.Var(&promptArgs, "prompt-arg", "prompt argument k=v (repeatable)")
+	auth.register(fs)
 	fs.DurationVar(&timeout, "timeout", 30*time.Second, "time limit for connecting and the call")
 	fs.StringVar(&elicit, "elicit", "", "answer the server's questions (elicitation): accept:FILE (JSON object; schema defaults fill the rest), decline or cancel; without it a terminal is asked, anything else answers cancel")
 	fs.Usage = func() {
@@ -65,6 +67,11 @@ func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 		return usageError(env, "%v", err)
 	}
 
+	authorize, err := auth.authorizer(env)
+	if err != nil {
+		return usageError(env, "%v", err)
+	}
+
 	elicitor, err := newCLIElicitor(elicit, env)
 	if err != nil {
 		return usageError(env, "--elicit: %v", err)
@@ -73,7 +80,7 @@ func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	sess, err := mcppool.Connect(ctx, srv, mcppool.ConnectOptions{
-		Env: env.Servers, ClientInfo: clientInfo(env), Logger: quietLogger(), Elicitor: elicitor,
+		Env: env.Servers, ClientInfo: clientInfo(env), Logger: quietLogger(), Elicitor: elicitor, Auth: authorize,
 	})
 	if err != nil {
 		if ctx.Err() != nil {

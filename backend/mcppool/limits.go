@@ -151,9 +151,12 @@ func (l *lineLimiter) Read(p []byte) (int, error) {
 // response bodies are limited, a JSON body by its total size and an event
 // stream by the size of one event, and it follows no redirect to another
 // host (the server's headers, often a token, would go along).
-func (m *messageLimit) httpClient() *http.Client {
+func (m *messageLimit) httpClient(base http.RoundTripper) *http.Client {
+	if base == nil {
+		base = http.DefaultTransport
+	}
 	return &http.Client{
-		Transport:     &limitedTransport{base: http.DefaultTransport, limit: m},
+		Transport:     &limitedTransport{base: base, limit: m},
 		CheckRedirect: httpguard.SameHostRedirects(nil),
 	}
 }

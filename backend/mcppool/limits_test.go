@@ -154,7 +154,7 @@ func TestLimitedTransport(t *testing.T) {
 			var mu sync.Mutex
 			var tripped []error
 			m := newMessageLimit(limit, func(err error) { mu.Lock(); tripped = append(tripped, err); mu.Unlock() })
-			resp, err := m.httpClient().Get(srv.URL)
+			resp, err := m.httpClient(nil).Get(srv.URL)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -78,7 +78,14 @@ type dialer struct {
 	roots func(serverID string) []string
 	// onNotification receives every server notification of a session.
 	onNotification func(serverID string, n mcp.JSONRPCNotification)
+	// auth wraps a remote server's HTTP transport with its authorization
+	// (OAuth: backend/oauth.Transport); nil sends requests as they are.
+	auth Authorizer
 }
+
+// Authorizer returns the round tripper that authorizes a remote server's
+// requests on top of base (base itself when the server needs none).
+type Authorizer func(srv mcpconfig.Server, base http.RoundTripper) http.RoundTripper
 
 // Environment supplies the variables stdio servers start with and program
 // lookup against them. See package shellenv for the login-shell version.
@@ -133,7 +140,11 @@ func (d *dialer) dial(ctx context.Context, srv mcpconfig.Server) (*Session, erro
 		transport.WithCommandLogger(redactingLogger(d.logger, redact).With("server", srv.ID))(io)
 		inner = io
 	case mcpconfig.HTTP, mcpconfig.SSE:
-		t, r, err := d.remoteTransport(ctx, srv, kind, limit.httpClient(), redact)
+		var base http.RoundTripper = http.DefaultTransport
+		if d.auth != nil {
+			base = d.auth(srv, base)
+		}
+		t, r, err := d.remoteTransport(ctx, srv, kind, limit.httpClient(base), redact)
 		redact, s.redact = r, r
 		if err != nil {
 			return nil, &DialError{Err: err, redact: redact}
@@ -395,6 +406,8 @@ type ConnectOptions struct {
 	OnNotification func(n mcp.JSONRPCNotification)
 	// Elicitor answers the server's questions; nil declares no elicitation.
 	Elicitor Elicitor
+	// Auth authorizes a remote server's requests (OAuth); nil sends none.
+	Auth Authorizer
 }
 
 // Connect dials one server and performs the handshake. The caller must
@@ -406,7 +419,7 @@ func Connect(ctx context.Context, srv mcpconfig.Server, opts ConnectOptions) (*S
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	d := &dialer{env: opts.Env, log: opts.Log, clientInfo: opts.ClientInfo, logger: opts.Logger, elicitor: opts.Elicitor}
+	d := &dialer{env: opts.Env, log: opts.Log, clientInfo: opts.ClientInfo, logger: opts.Logger, elicitor: opts.Elicitor, auth: opts.Auth}
 	if opts.OnNotification != nil {
 		d.onNotification = func(_ string, n mcp.JSONRPCNotification) { opts.OnNotification(n) }
 	}

@@ -150,12 +150,15 @@ func (c *Client) SignIn(ctx context.Context, o SignIn) (*Tokens, error) {
 	return t, nil
 }
 
-// chooseScopes: the user's choice; else the challenge's scope; else what
+// chooseScopes: a step-up's challenge; the user's choice; else the challenge's scope; else what
 // the resource metadata supports; else none. A step-up keeps what was
 // granted. offline_access is added only where the server supports it.
 func chooseScopes(d *Discovery, o SignIn) []string {
 	var s []string
 	switch {
+	case d.Challenge.Error == "insufficient_scope" && d.Challenge.Scope != "":
+		// Step-up: what the server now asks for, plus what was granted.
+		s = strings.Fields(d.Challenge.Scope)
 	case len(o.Scopes) > 0:
 		s = slices.Clone(o.Scopes)
 	case d.Challenge.Scope != "":
