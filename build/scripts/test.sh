@@ -97,12 +97,14 @@ layer_e2e() {
   for f in frontend/e2e/specs/*.mjs; do
     [ -f "frontend/e2e/tests/$(basename "$f" .mjs).spec.mjs" ] || { echo "$f has no frontend/e2e/tests/$(basename "$f" .mjs).spec.mjs"; return 1; }
   done
-  # One process, one test after another. (`npx playwright test` runs the
-  # same specs on two workers in 5.1 min instead of 6.6, but under that
-  # load one spec saw a reply's markdown with its image placeholder twice:
-  # to be understood before CI runs it.)
-  (cd frontend && node e2e/run.mjs) | tee "$tmp/e2e.log"
-  count "$(sed -nE 's/^e2e: ([0-9]+) passed.*/\1/p' "$tmp/e2e.log")"
+  # Playwright Test, two workers (each spec file has its own app, data
+  # folder, X display and D-Bus session); traces of failed tests are kept
+  # in build/bin/e2e-results. `node e2e/run.mjs` runs the same specs one
+  # after another, for debugging one at a time.
+  local rc=0
+  (cd frontend && npx playwright test) 2>&1 | sed 's/\x1b\[[0-9;]*m//g' | tee "$tmp/e2e.log" || rc=$?
+  [ $rc -eq 0 ] || return 1
+  count "$(sed -nE 's/^ *([0-9]+) passed.*/\1/p' "$tmp/e2e.log" | tail -1)"
 }
 
 layer_window() {
