@@ -179,70 +179,65 @@ func readKey(r io.Reader) (string, error) {
 }
 
 func providersRemove(ctx context.Context, g globals, args []string, env Env) int {
-	fs := newFlags("providers remove", &g, env)
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	if fs.NArg() != 1 {
-		return usageError(env, "usage: mcpdesk providers remove N (a provider's name or id)")
-	}
-	m, closeDB, err := openProviders(g)
-	if err != nil {
-		return fail(env, err)
-	}
-	defer closeDB()
-	p, err := findProvider(ctx, m, fs.Arg(0))
-	if err != nil {
-		return fail(env, err)
-	}
-	if err := m.Delete(ctx, p.ID); err != nil {
-		return fail(env, err)
-	}
-	_ = printJSON(env, map[string]string{"removed": p.ID, "name": p.Name})
-	return exitOK
+	return onProvider(ctx, g, args, env, "remove", func(m *providers.Manager, p providers.Provider) int {
+		if err := m.Delete(ctx, p.ID); err != nil {
+			return fail(env, err)
+		}
+		_ = printJSON(env, map[string]string{"removed": p.ID, "name": p.Name})
+		return exitOK
+	})
 }
 
 func providersModels(ctx context.Context, g globals, args []string, env Env) int {
-	fs := newFlags("providers models", &g, env)
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	if fs.NArg() != 1 {
-		return usageError(env, "usage: mcpdesk providers models N (a provider's name or id)")
-	}
-	m, closeDB, err := openProviders(g)
-	if err != nil {
-		return fail(env, err)
-	}
-	defer closeDB()
-	p, err := findProvider(ctx, m, fs.Arg(0))
-	if err != nil {
-		return fail(env, err)
-	}
-	list, err := m.Models(ctx, p.ID, true)
-	if err != nil {
-		return fail(env, err)
-	}
-	if err := printJSON(env, list); err != nil {
-		return fail(env, err)
-	}
-	if list.Error != "" {
-		fmt.Fprintf(env.Stderr, "mcpdesk: %s\n", list.Error)
-		return exitFail
-	}
-	return exitOK
+	return onProvider(ctx, g, args, env, "models", func(m *providers.Manager, p providers.Provider) int {
+		list, err := m.Models(ctx, p.ID, true)
+		if err != nil {
+			return fail(env, err)
+		}
+		if err := printJSON(env, list); err != nil {
+			return fail(env, err)
+		}
+		if list.Error != "" {
+			fmt.Fprintf(env.Stderr, "mcpdesk: %s\n", list.Error)
+			return exitFail
+		}
+		return exitOK
+	})
 }
 
 // providersTest runs the Settings screen's Test on one provider and prints
 // its verdict (the same Health the app shows) as JSON. A provider that is
 // not usable, or disabled, is said on stderr and exits 1.
 func providersTest(ctx context.Context, g globals, args []string, env Env) int {
-	fs := newFlags("providers test", &g, env)
+	return onProvider(ctx, g, args, env, "test", func(m *providers.Manager, p providers.Provider) int {
+		res, err := m.TestConnection(ctx, p.ID)
+		if err != nil {
+			return fail(env, err)
+		}
+		if err := printJSON(env, res); err != nil {
+			return fail(env, err)
+		}
+		switch {
+		case !res.Health.Usable:
+			fmt.Fprintf(env.Stderr, "mcpdesk: %s: %s\n", res.Health.Code, res.Health.Message)
+			return exitFail
+		case !p.Enabled:
+			fmt.Fprintf(env.Stderr, "mcpdesk: %s answers but is disabled; enable it with the switch in Settings → Providers.\n", p.Name)
+			return exitFail
+		}
+		return exitOK
+	})
+}
+
+// onProvider runs a `providers VERB N` command: its flags, the one
+// argument, the providers opened and N found, then run.
+func onProvider(ctx context.Context, g globals, args []string, env Env, verb string, run func(*providers.Manager, providers.Provider) int) int {
+	fs := newFlags("providers "+verb, &g, env)
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
 	if fs.NArg() != 1 {
-		return usageError(env, "usage: mcpdesk providers test N (a provider's name or id)")
+		return usageError(env, "usage: mcpdesk providers %s N (a provider's name or id)", verb)
 	}
 	m, closeDB, err := openProviders(g)
 	if err != nil {
@@ -253,22 +248,7 @@ func providersTest(ctx context.Context, g globals, args []string, env Env) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	res, err := m.TestConnection(ctx, p.ID)
-	if err != nil {
-		return fail(env, err)
-	}
-	if err := printJSON(env, res); err != nil {
-		return fail(env, err)
-	}
-	switch {
-	case !res.Health.Usable:
-		fmt.Fprintf(env.Stderr, "mcpdesk: %s: %s\n", res.Health.Code, res.Health.Message)
-		return exitFail
-	case !p.Enabled:
-		fmt.Fprintf(env.Stderr, "mcpdesk: %s answers but is disabled; enable it with the switch in Settings → Providers.\n", p.Name)
-		return exitFail
-	}
-	return exitOK
+	return run(m, p)
 }
 
 // findProvider returns the provider whose id is n, else the one whose name
