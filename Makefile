@@ -17,7 +17,7 @@ export PATH := $(TOOLS)/go/bin:$(TOOLS)/node/node_modules/node-linux-$(NODEARCH)
 TAGS    := webkit2_41,sqlite_fts5
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run build dev-binary deps deps-test frontend test test-go test-frontend test-bindings test-e2e test-window test-package test-fresh package package-sizes bench clean contract
+.PHONY: run build dev-binary deps deps-test frontend test test-go test-frontend test-bindings test-conformance test-e2e test-window test-package test-fresh package package-sizes bench clean contract
 
 run: build
 	./build/bin/mcpdesk
@@ -61,6 +61,8 @@ test-frontend:
 	@build/scripts/test.sh frontend
 test-bindings:
 	@build/scripts/test.sh bindings
+test-conformance:
+	@build/scripts/test.sh conformance
 test-e2e:
 	@build/scripts/test.sh e2e
 test-window:

@@ -25,6 +25,7 @@ var methods = []string{"tools/list", "tools/call", "resources/list", "resources/
 func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 	var (
 		configFile, serverID, url, transportName, method string
+		protocol                                         string
 		toolName, uri, promptName, elicit                string
 		headers, toolArgs, promptArgs, envVars           multi
 		timeout                                          time.Duration
@@ -44,6 +45,7 @@ func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 	fs.StringVar(&promptName, "prompt-name", "", "prompt to get (prompts/get)")
 	fs.Var(&promptArgs, "prompt-arg", "prompt argument k=v (repeatable)")
 	auth.register(fs)
+	fs.StringVar(&protocol, "protocol-version", "", "MCP revision to speak (e.g. 2025-11-25, 2026-07-28); default: the newest both sides support")
 	fs.DurationVar(&timeout, "timeout", 30*time.Second, "time limit for connecting and the call")
 	fs.StringVar(&elicit, "elicit", "", "answer the server's questions (elicitation): accept:FILE (JSON object; schema defaults fill the rest), decline or cancel; without it a terminal is asked, anything else answers cancel")
 	fs.Usage = func() {
@@ -58,6 +60,9 @@ func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 	srv, code := inspectTarget(env, g, configFile, serverID, url, transportName, headers, envVars, command)
 	if code != exitOK {
 		return code
+	}
+	if protocol != "" {
+		srv.ProtocolVersion = protocol
 	}
 	if method == "" {
 		return usageError(env, "--method is required (one of: %s)", strings.Join(methods, ", "))

@@ -208,35 +208,10 @@ func checkCallback(q url.Values, state string, m ServerMetadata) (string, error)
 	return code, nil
 }
 
-// sameIssuer compares issuer identifiers (RFC 3986 §6.2.2 syntax-based
-// normalisation: scheme and host case, default port, a trailing slash).
-func sameIssuer(a, b string) bool {
-	if a == b {
-		return true
-	}
-	na, nb := normIssuer(a), normIssuer(b)
-	return na != "" && na == nb
-}
-
-func normIssuer(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" {
-		return ""
-	}
-	u.Scheme = strings.ToLower(u.Scheme)
-	host := strings.ToLower(u.Hostname())
-	port := u.Port()
-	if (u.Scheme == "https" && port == "443") || (u.Scheme == "http" && port == "80") {
-		port = ""
-	}
-	if port != "" {
-		host += ":" + port
-	}
-	u.Host = host
-	u.Path = strings.TrimSuffix(u.Path, "/")
-	u.RawPath = ""
-	return u.String()
-}
+// sameIssuer compares issuer identifiers as RFC 9207 §2.4 says: simple
+// string comparison, no normalisation (a trailing slash, case or a
+// default port make another issuer: SEP-2468).
+func sameIssuer(a, b string) bool { return a == b }
 
 func oauthConfig(m ServerMetadata, r *Registration, redirect string, scopes []string) *oauth2.Config {
 	style := oauth2.AuthStyleInParams

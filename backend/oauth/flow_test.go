@@ -191,6 +191,12 @@ func TestRefusals(t *testing.T) {
 		r := newRig(t, oauthtest.Options{WrongIss: true})
 		refused(t, r, "mix-up")
 	})
+	t.Run("iss with a trailing slash", func(t *testing.T) {
+		// No normalisation: another string is another issuer (RFC 9207 §2.4).
+		r := newRig(t, oauthtest.Options{Iss: true})
+		r.srv.SetIss(r.srv.Issuer() + "/")
+		refused(t, r, "mix-up")
+	})
 	t.Run("no registration and no client", func(t *testing.T) {
 		r := newRig(t, oauthtest.Options{NoRegistration: true})
 		refused(t, r, "offers no dynamic client registration")

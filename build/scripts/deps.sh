@@ -108,5 +108,8 @@ npm_ci() {
 npm_ci frontend
 if [ "$what" = test ]; then
   npm_ci backend/mcppool/testdata/npm
+  # The MCP conformance suite and the Node 22 it runs on (an npm package:
+  # nothing is installed system-wide).
+  npm_ci build/conformance
 fi
 go mod download

@@ -5,6 +5,8 @@
 #             fuzz seed corpora
 #   frontend  svelte-check and vitest component tests
 #   bindings  regenerated Wails bindings must match the committed ones
+#   conformance  the official MCP conformance suite's client scenarios for
+#             2025-11-25 and 2026-07-28, mcpdesk inspect as the client
 #   e2e       Playwright in Debian's Chromium against the dev-tag binary
 #   window    the production window under Xvfb: screenshot must not be blank;
 #             the tray, a second launch, quick chat and the global shortcut
@@ -13,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 layers=("$@")
-[ ${#layers[@]} -gt 0 ] || layers=(go frontend bindings e2e window package)
+[ ${#layers[@]} -gt 0 ] || layers=(go frontend bindings conformance e2e window package)
 
 export PATH="$(go env GOPATH)/bin:$PATH"
 export MCPDESK_NPM_DIR="$PWD/backend/mcppool/testdata/npm"
@@ -81,6 +83,12 @@ layer_bindings() {
     return 1
   fi
   count 2
+}
+
+layer_conformance() {
+  step "MCP conformance suite (client scenarios, both revisions)"
+  build/scripts/conformance.sh | tee "$tmp/conformance.log"
+  count "$(sed -nE 's/^conformance: ([0-9]+) passed.*/\1/p' "$tmp/conformance.log")"
 }
 
 layer_e2e() {

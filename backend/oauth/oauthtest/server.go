@@ -64,8 +64,10 @@ type Options struct {
 	// and client_secret_basic); registration issues a secret unless the
 	// client asks for none.
 	AuthMethods []string
-	// Iss advertises and sends the iss parameter; WrongIss sends another.
+	// Iss advertises and sends the iss parameter; WrongIss sends another;
+	// IssOverride sends this one.
 	Iss, WrongIss bool
+	IssOverride   string
 	// TokenTTL is the access tokens' lifetime (default one hour).
 	TokenTTL time.Duration
 	// NoRefresh issues no refresh tokens.
@@ -133,6 +135,14 @@ func (s *Server) MCPURL() string { return s.Server.URL + s.o.MCPPath }
 
 // Issuer is the authorization server's issuer identifier.
 func (s *Server) Issuer() string { return s.Server.URL + s.o.IssuerPath }
+
+// SetIss makes the authorization answers carry iss (a variant of the
+// issuer, say).
+func (s *Server) SetIss(iss string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.o.IssOverride = iss
+}
 
 // Expire makes every access token expired.
 func (s *Server) Expire() {
@@ -367,10 +377,16 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	v := redirect.Query()
 	v.Set("code", code)
 	v.Set("state", q.Get("state"))
-	if s.o.Iss || s.o.WrongIss {
+	s.mu.Lock()
+	override := s.o.IssOverride
+	s.mu.Unlock()
+	if s.o.Iss || s.o.WrongIss || override != "" {
 		iss := s.Issuer()
 		if s.o.WrongIss {
 			iss = "https://attacker.example"
+		}
+		if override != "" {
+			iss = override
 		}
 		v.Set("iss", iss)
 	}
