@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -114,6 +115,8 @@ func NewApp(cfg Config) (*App, error) {
 		ReloadEnv:  env.Reload,
 		ClientInfo: mcp.Implementation{Name: "mcpdesk", Title: "MCP Desk", Version: cfg.Version},
 		Elicitor:   desk,
+		// Signing in to a remote server (OAuth) happens in the browser.
+		SignIn: mcppool.SignInOptions{Open: a.signInBrowser()},
 	})
 	if err != nil {
 		return nil, err
@@ -285,6 +288,28 @@ func (a *App) openInBrowser(link string) error {
 	}
 	runtime.BrowserOpenURL(ctx, link)
 	return nil
+}
+
+// signInBrowser opens a sign-in page in the system's browser. The
+// development build under test (MCPDESK_E2E_BROWSER=fetch) requests the
+// page itself and follows its redirects, as a browser would, so the
+// end-to-end tests can sign in to a test authorization server that
+// approves at once.
+func (a *App) signInBrowser() func(string) error {
+	if devBuild && os.Getenv("MCPDESK_E2E_BROWSER") == "fetch" {
+		return func(u string) error {
+			go func() {
+				resp, err := http.Get(u)
+				if err != nil {
+					a.logger.Warn("e2e browser", "err", err)
+					return
+				}
+				resp.Body.Close()
+			}()
+			return nil
+		}
+	}
+	return a.openInBrowser
 }
 
 // openLog writes the app's log to <data>/logs/mcpdesk.log and stderr.

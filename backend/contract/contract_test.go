@@ -69,7 +69,7 @@ func TestFieldShapes(t *testing.T) {
 	}
 	src := string(ts)
 	for _, want := range []string{
-		"export type ServerState = 'disabled' | 'connecting' | 'connected' | 'failed' | 'restarting';",
+		"export type ServerState = 'disabled' | 'connecting' | 'connected' | 'failed' | 'restarting' | 'needs-sign-in';",
 		"  problem?: ServerProblem;\n",
 		"  latencyMs?: number;\n",
 		"export type ListedTool = MCP.Tool & { mcpdesk: ToolTrust };",

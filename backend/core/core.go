@@ -63,6 +63,9 @@ type Options struct {
 	// Elicitor answers servers' questions; nil: servers are told the app
 	// does not ask.
 	Elicitor mcppool.Elicitor
+	// SignIn is how OAuth sign-ins to remote servers reach the user (the
+	// system browser); zero: none can start (the command line has its own).
+	SignIn mcppool.SignInOptions
 	// AuditSource, when set, is the source of every tool call the chat
 	// engine writes to the audit log (the command line's are "cli").
 	AuditSource string
@@ -135,6 +138,7 @@ func Open(opts Options) (*Core, error) {
 		Elicitor:   opts.Elicitor,
 		Secrets:    opts.Secrets,
 		Defaults:   defaults,
+		SignIn:     opts.SignIn,
 		// The chat engine answers servers' sampling requests with a model
 		// (SPEC A11). It calls the pool's tools, so it is built after the
 		// pool; no server connects before Pool.Start, after it exists.

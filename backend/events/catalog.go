@@ -31,6 +31,7 @@ var Catalog = []Entry{
 	{ResourceUpdated, ResourceUpdatedPayload{}},
 	{Elicitation, ElicitationPayload{}},
 	{ElicitationDone, ElicitationDonePayload{}},
+	{SignInStep, SignInStepPayload{}},
 	{ChatMessage, ChatMessagePayload{}},
 	{ChatDelta, ChatDeltaPayload{}},
 	{ChatToolCall, ChatToolCallPayload{}},

@@ -43,6 +43,9 @@ const (
 	// ElicitationDone carries an ElicitationDonePayload when a question was
 	// answered, timed out, or its call ended: the dialog closes.
 	ElicitationDone Name = "mcp:elicitation-done"
+	// SignInStep carries a SignInStepPayload for each step of an OAuth
+	// sign-in (the OAuth debugger), secrets redacted.
+	SignInStep Name = "mcp:sign-in-step"
 )
 
 // ServerState is the connection state of one server.
@@ -55,6 +58,9 @@ const (
 	StateConnected  ServerState = "connected"
 	StateFailed     ServerState = "failed"
 	StateRestarting ServerState = "restarting"
+	// StateNeedsSignIn: a remote server answered 401 and no valid sign-in
+	// is stored; MCPPool.SignIn starts one (issue 14).
+	StateNeedsSignIn ServerState = "needs-sign-in"
 )
 
 // ServerStatusPayload is the state of one server as the UI shows it.
@@ -81,6 +87,57 @@ type ServerStatusPayload struct {
 	// Problem names the failure in Error when the UI words it itself, in
 	// the user's language; Error keeps the English text.
 	Problem *ServerProblem `json:"problem,omitempty"`
+	// SignIn describes the server's OAuth sign-in, when it has one; nil
+	// for a server that needs none (or one not yet asked).
+	SignIn *SignInStatus `json:"signIn,omitempty"`
+}
+
+// SignInStepPayload is one step of a server's OAuth sign-in: what was
+// requested and answered (secrets replaced by "[redacted]"), the rule it
+// follows, and what went wrong.
+type SignInStepPayload struct {
+	Server string `json:"server"`
+	// Attempt numbers the sign-ins of this run; Seq the steps within one.
+	Attempt int    `json:"attempt"`
+	Seq     int    `json:"seq"`
+	Step    string `json:"step" ts_type:"'unauthorized'|'resource-metadata'|'server-metadata'|'client'|'authorize'|'callback'|'token'|'request'|'refresh'|'revoke'|(string & {})"`
+	Status  string `json:"status" ts_type:"'ok'|'failed'|'info'"`
+	Title   string `json:"title"`
+	Rule    string `json:"rule"`
+	Detail  string `json:"detail"`
+	// HTTP is the exchange of this step, when it made one.
+	HTTP *SignInHTTP `json:"http,omitempty"`
+}
+
+// SignInHTTP is one redacted HTTP exchange of a sign-in.
+type SignInHTTP struct {
+	Method          string            `json:"method"`
+	URL             string            `json:"url"`
+	RequestHeaders  map[string]string `json:"requestHeaders"`
+	RequestBody     string            `json:"requestBody"`
+	Status          int               `json:"status"`
+	ResponseHeaders map[string]string `json:"responseHeaders"`
+	ResponseBody    string            `json:"responseBody"`
+	Error           string            `json:"error"`
+}
+
+// SignInStatus is what the UI may know of a server's OAuth sign-in: never
+// a token, a code or a secret.
+type SignInStatus struct {
+	// SignedIn is true while tokens are stored for the server.
+	SignedIn bool `json:"signedIn"`
+	// Issuer is the authorization server; Host its host, for "Signed in
+	// to HOST".
+	Issuer string `json:"issuer"`
+	Host   string `json:"host"`
+	Scope  string `json:"scope"`
+	// ExpiresAt is when the access token expires (Unix ms); 0 when the
+	// server gave no lifetime.
+	ExpiresAt int64 `json:"expiresAt"`
+	// Renewable is true when a refresh token is stored.
+	Renewable bool `json:"renewable"`
+	// Client says how MCP Desk is known there: dynamic, cimd or preregistered.
+	Client string `json:"client"`
 }
 
 // ServerProblem is a failure the UI can word itself.

@@ -119,6 +119,7 @@ func (c *conn) run(ctx context.Context) {
 			})
 		}
 		hctx, cancel := context.WithTimeout(ctx, handshakeTimeout)
+		c.pool.signIns.clear(c.cfg.ID)
 		sess, err := c.pool.dialer.dial(hctx, c.config())
 		cancel()
 		if ctx.Err() != nil {
@@ -240,8 +241,11 @@ func (c *conn) setSession(ctx context.Context, sess *Session) {
 	listErr := c.refresh(ctx, sess, true, true, true)
 	c.openSubscriptions(ctx, sess)
 	c.pool.logger.Info("mcp server connected", "server", c.cfg.ID, "transport", sess.Transport, "protocol", sess.Protocol)
+	c.pool.signIns.clear(c.cfg.ID)
+	signIn := c.pool.signInStatus(c.cfg.ID)
 	c.update(func(s *events.ServerStatusPayload) {
 		s.State = events.StateConnected
+		s.SignIn = signIn
 		s.ProtocolVersion = sess.Protocol
 		s.ServerName = sess.Info.Name
 		s.ServerVersion = sess.Info.Version

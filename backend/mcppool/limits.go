@@ -280,6 +280,9 @@ func isMessageTooLarge(err error) (*MessageTooLargeError, bool) {
 // reports the server failed, with a problem the UI words itself, and
 // reports true. The supervisor then waits for the user's Restart.
 func (c *conn) stopForGood(err error, stderr string) bool {
+	if c.needsSignInNow(err) {
+		return true
+	}
 	tooLarge, ok := isMessageTooLarge(err)
 	if !ok {
 		return false

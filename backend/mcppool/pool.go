@@ -52,6 +52,8 @@ type Options struct {
 	// Defaults are the application-wide settings (ReadDefaults reads the
 	// stored ones); zero fields keep the built-in values.
 	Defaults PoolDefaults
+	// SignIn configures OAuth sign-ins to remote servers (auth.go).
+	SignIn SignInOptions
 }
 
 // Pool holds one supervised connection per configured server.
@@ -68,6 +70,8 @@ type Pool struct {
 	defaultTimeout timeoutSlot
 	// history keeps each server's recent starts and why (history.go).
 	history startHistory
+	// signIns notes the servers that wait for a sign-in (auth.go).
+	signIns signIns
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -126,6 +130,7 @@ func New(opts Options) *Pool {
 				c.handleNotification(n)
 			}
 		},
+		auth: p.authorizer,
 	}
 	return p
 }
@@ -477,6 +482,7 @@ func (p *Pool) RemoveServer(id string) error {
 	})
 	if err == nil {
 		p.forgetSecrets(old)
+		p.forgetSignIn(id)
 	}
 	return err
 }

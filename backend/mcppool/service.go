@@ -33,6 +33,8 @@ type MCPPool struct {
 	audit    ToolCallAuditor // nil: calls are not audited
 	// importer previews and imports other clients' configs.
 	importer *importer.Importer
+	// runs are the sign-ins waiting in the browser (service_auth.go).
+	runs signInRuns
 }
 
 // WithSettings lets the Settings screen read and change the server

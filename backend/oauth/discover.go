@@ -146,41 +146,13 @@ func (f *flowEnv) discover(ctx context.Context, serverURL string, ch Challenge) 
 	}
 
 	// 2. Authorization-server metadata.
-	iu, err := url.Parse(issuer)
-	if err != nil || iu.Host == "" {
-		return nil, fail(StepServer, err, "the authorization server %q is not a URL", issuer)
+	m, urls, err := f.serverMetadata(ctx, issuer)
+	if err != nil {
+		return nil, err
 	}
-	var urls []string
-	if p := strings.Trim(iu.Path, "/"); p != "" {
-		urls = []string{
-			wellKnown(iu, "oauth-authorization-server", true),
-			wellKnown(iu, "openid-configuration", true),
-			strings.TrimSuffix(issuer, "/") + "/.well-known/openid-configuration",
-		}
-	} else {
-		urls = []string{wellKnown(iu, "oauth-authorization-server", false), wellKnown(iu, "openid-configuration", false)}
-	}
-	found := false
-	for _, u := range urls {
-		var m ServerMetadata
-		ok, err := f.getJSON(ctx, StepServer, u, &m, "RFC 8414 §3 / OpenID Connect Discovery 1.0 §4")
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
-		if m.Issuer != issuer && strings.TrimSuffix(m.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
-			err := fail(StepServer, nil, "the authorization server's metadata at %s says its issuer is %q, not %q: refusing it (RFC 8414 §3.3)", u, m.Issuer, issuer)
-			f.obs.emit(Event{Step: StepServer, Status: "failed", Title: "Issuer mismatch", Rule: "RFC 8414 §3.3: the issuer must be identical to the URL the metadata was derived from", Detail: err.Msg})
-			return nil, err
-		}
-		if m.AuthorizationEndpoint == "" || m.TokenEndpoint == "" {
-			return nil, fail(StepServer, nil, "the authorization server's metadata at %s has no authorization or token endpoint", u)
-		}
-		d.Server = m
-		found = true
-		break
+	found := m != nil
+	if found {
+		d.Server = *m
 	}
 	if !found {
 		if prm != nil {
@@ -233,4 +205,53 @@ func (f *flowEnv) getJSON(ctx context.Context, step, u string, v any, rule strin
 	ev.Status = "ok"
 	f.obs.emit(ev)
 	return true, nil
+}
+
+// serverMetadata finds issuer's authorization-server metadata (RFC 8414
+// §3.1 with path insertion, then OpenID Connect Discovery); nil when
+// there is none. It refuses metadata that names another issuer.
+func (f *flowEnv) serverMetadata(ctx context.Context, issuer string) (*ServerMetadata, []string, error) {
+	iu, err := url.Parse(issuer)
+	if err != nil || iu.Host == "" {
+		return nil, nil, fail(StepServer, err, "the authorization server %q is not a URL", issuer)
+	}
+	var urls []string
+	if p := strings.Trim(iu.Path, "/"); p != "" {
+		urls = []string{
+			wellKnown(iu, "oauth-authorization-server", true),
+			wellKnown(iu, "openid-configuration", true),
+			strings.TrimSuffix(issuer, "/") + "/.well-known/openid-configuration",
+		}
+	} else {
+		urls = []string{wellKnown(iu, "oauth-authorization-server", false), wellKnown(iu, "openid-configuration", false)}
+	}
+	for _, u := range urls {
+		var m ServerMetadata
+		ok, err := f.getJSON(ctx, StepServer, u, &m, "RFC 8414 §3 / OpenID Connect Discovery 1.0 §4")
+		if err != nil {
+			return nil, urls, err
+		}
+		if !ok {
+			continue
+		}
+		if m.Issuer != issuer && strings.TrimSuffix(m.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
+			err := fail(StepServer, nil, "the authorization server's metadata at %s says its issuer is %q, not %q: refusing it (RFC 8414 §3.3)", u, m.Issuer, issuer)
+			f.obs.emit(Event{Step: StepServer, Status: "failed", Title: "Issuer mismatch", Rule: "RFC 8414 §3.3: the issuer must be identical to the URL the metadata was derived from", Detail: err.Msg})
+			return nil, urls, err
+		}
+		if m.AuthorizationEndpoint == "" || m.TokenEndpoint == "" {
+			return nil, urls, fail(StepServer, nil, "the authorization server's metadata at %s has no authorization or token endpoint", u)
+		}
+		return &m, urls, nil
+	}
+	return nil, urls, nil
+}
+
+// discoverServer returns issuer's metadata, or an error when it has none.
+func (f *flowEnv) discoverServer(ctx context.Context, issuer string) (*ServerMetadata, error) {
+	m, _, err := f.serverMetadata(ctx, issuer)
+	if err == nil && m == nil {
+		err = fail(StepServer, nil, "the authorization server %s publishes no metadata", issuer)
+	}
+	return m, err
 }

@@ -397,3 +397,34 @@ func expiryText(t *Tokens, now time.Time) string {
 	}
 	return "expires in " + t.Expiry.Sub(now).Round(time.Second).String()
 }
+
+// Revoke asks the authorization server to revoke t's refresh and access
+// tokens (RFC 7009) when its metadata names a revocation endpoint; it
+// does nothing otherwise. The caller deletes the stored tokens either way.
+func (c *Client) Revoke(ctx context.Context, t *Tokens) error {
+	if t.Issuer == "" {
+		return nil
+	}
+	f := &flowEnv{hc: c.httpClient()}
+	d, err := f.discoverServer(ctx, t.Issuer)
+	if err != nil || d.RevocationEndpoint == "" {
+		return err
+	}
+	for _, tok := range []struct{ v, hint string }{{t.RefreshToken, "refresh_token"}, {t.AccessToken, "access_token"}} {
+		if tok.v == "" {
+			continue
+		}
+		req, err := tokenRequest(ctx, d.RevocationEndpoint, t.Client, url.Values{"token": {tok.v}, "token_type_hint": {tok.hint}})
+		if err != nil {
+			return err
+		}
+		resp, _, _, err := do(f.hc, req)
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("the revocation endpoint answered %d", resp.StatusCode)
+		}
+	}
+	return nil
+}

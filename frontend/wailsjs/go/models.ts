@@ -529,6 +529,30 @@ export namespace events {
 	        this.program = source["program"];
 	    }
 	}
+	export class SignInStatus {
+	    signedIn: boolean;
+	    issuer: string;
+	    host: string;
+	    scope: string;
+	    expiresAt: number;
+	    renewable: boolean;
+	    client: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SignInStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.signedIn = source["signedIn"];
+	        this.issuer = source["issuer"];
+	        this.host = source["host"];
+	        this.scope = source["scope"];
+	        this.expiresAt = source["expiresAt"];
+	        this.renewable = source["renewable"];
+	        this.client = source["client"];
+	    }
+	}
 	export class ServerStatusPayload {
 	    id: string;
 	    state: string;
@@ -545,6 +569,7 @@ export namespace events {
 	    attempt?: number;
 	    nextRetryMs?: number;
 	    problem?: ServerProblem;
+	    signIn?: SignInStatus;
 	
 	    static createFrom(source: any = {}) {
 	        return new ServerStatusPayload(source);
@@ -567,6 +592,7 @@ export namespace events {
 	        this.attempt = source["attempt"];
 	        this.nextRetryMs = source["nextRetryMs"];
 	        this.problem = this.convertValues(source["problem"], ServerProblem);
+	        this.signIn = this.convertValues(source["signIn"], SignInStatus);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -587,6 +613,7 @@ export namespace events {
 		    return a;
 		}
 	}
+	
 
 }
 

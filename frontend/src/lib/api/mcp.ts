@@ -67,3 +67,14 @@ export const configFile = () => call(() => backend().mcp.ConfigFile());
 export const serverDefaults = (): Promise<PoolDefaults> => call(() => backend().mcp.Defaults());
 /** saveServerDefaults stores and applies the server defaults; it returns what was stored. */
 export const saveServerDefaults = (d: PoolDefaults): Promise<PoolDefaults> => call(() => backend().mcp.SaveDefaults(d));
+
+/**
+ * signIn signs in to a remote server that asked for it (OAuth): the
+ * browser opens; it resolves once the user approved and the server
+ * reconnects, or rejects with why. Each step arrives as mcp:sign-in-step.
+ */
+export const signIn = (id: string) => call(() => backend().mcp.SignIn(id));
+/** cancelSignIn stops waiting for the browser. */
+export const cancelSignIn = (id: string) => call(() => backend().mcp.CancelSignIn(id));
+/** signOut revokes the server's tokens where it allows and forgets them. */
+export const signOut = (id: string) => call(() => backend().mcp.SignOut(id));

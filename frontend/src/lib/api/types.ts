@@ -43,6 +43,8 @@ export type {
   ServerView,
   ShownPair,
   ShownValue,
+  SignInStatus,
+  SignInStepPayload as SignInStep,
   ToolCallOutcome,
   ToolCallRequest,
   ToolSelection,

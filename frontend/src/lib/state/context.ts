@@ -20,6 +20,7 @@ import { Welcome } from './welcome.svelte';
 import { QuickChat } from './quickChat.svelte';
 import { TrustStore } from './trust.svelte';
 import { RemoteImages } from './remoteImages.svelte';
+import { SignIns } from './signIn.svelte';
 
 /** Stores are the app's shared state, created once by App and passed by context. */
 export interface Stores {
@@ -56,6 +57,8 @@ export interface Stores {
   trust: TrustStore;
   /** Which hosts may show images where, and the images fetched through Go (issue 11). */
   remoteImages: RemoteImages;
+  /** OAuth sign-ins to remote servers: waiting, failed, and each one's steps (issue 14). */
+  signIns: SignIns;
 }
 
 export const STORES_KEY = Symbol('mcpdesk.stores');
@@ -85,6 +88,7 @@ export function createStores(): Stores {
     quick: new QuickChat(chat),
     trust: new TrustStore(),
     remoteImages: new RemoteImages(),
+    signIns: new SignIns(),
   };
 }
 

@@ -35,6 +35,7 @@ import type {
   ServerView,
 } from '../../lib/api/types';
 import type { EventMap, EventName } from '../../lib/api/events';
+import type { SignInStep as SignInStepPayload } from '../../lib/api/types';
 import type { StartCause, StartRecord } from '../../lib/api/serverDetail';
 import { FakeChat, demoChatReply, type FakeChatOptions } from './fakeChat';
 import { FakeRemote, type FakeRemoteOptions } from './fakeRemote';
@@ -585,6 +586,40 @@ export class FakeBackend implements Backend {
       this.#record('Restart', [id]);
       if (!this.servers.has(id)) throw `server "${id}" not found`;
       this.#connect(id);
+    },
+    // OAuth, as Go's MCPPool.SignIn does it against an authorization
+    // server that approves at once: the steps, then connected.
+    SignIn: async (id) => {
+      this.#record('SignIn', [id]);
+      if (!this.servers.has(id)) throw `server "${id}" not found`;
+      const steps: Array<[SignInStepPayload['step'], string]> = [
+        ['resource-metadata', 'GET http://127.0.0.1/.well-known/oauth-protected-resource/mcp'],
+        ['server-metadata', 'Authorization server metadata of https://auth.example'],
+        ['client', 'Registered as client-1'],
+        ['authorize', 'Authorization request'],
+        ['callback', 'Authorization code received'],
+        ['token', 'Signed in'],
+      ];
+      steps.forEach(([step, title], i) =>
+        this.emit('mcp:sign-in-step', { server: id, attempt: 1, seq: i + 1, step, status: 'ok', title, rule: '', detail: '' }),
+      );
+      this.setStatus(id, {
+        state: 'connected',
+        error: undefined,
+        signIn: { signedIn: true, issuer: 'https://auth.example', host: 'auth.example', scope: '', expiresAt: Date.now() + 3600_000, renewable: true, client: 'dynamic' },
+      });
+    },
+    SignOut: async (id) => {
+      this.#record('SignOut', [id]);
+      if (!this.servers.has(id)) throw `server "${id}" not found`;
+      this.setStatus(id, {
+        state: 'needs-sign-in',
+        error: 'This server needs you to sign in.',
+        signIn: { signedIn: false, issuer: '', host: '', scope: '', expiresAt: 0, renewable: false, client: '' },
+      });
+    },
+    CancelSignIn: async (id) => {
+      this.#record('CancelSignIn', [id]);
     },
     ChooseImportFile: async () => {
       this.#record('ChooseImportFile', []);

@@ -12,6 +12,8 @@ export function CallTool(arg1:mcppool.ToolCallRequest):Promise<mcppool.ToolCallO
 
 export function CancelCall(arg1:string):Promise<void>;
 
+export function CancelSignIn(arg1:string):Promise<void>;
+
 export function ChooseFolder():Promise<string>;
 
 export function ChooseImportFile():Promise<string>;
@@ -75,6 +77,10 @@ export function SetEnabled(arg1:string,arg2:boolean):Promise<mcppool.ServerView>
 export function SetLogLevel(arg1:string,arg2:mcp.LoggingLevel):Promise<void>;
 
 export function SetToolEnabled(arg1:string,arg2:string,arg3:boolean):Promise<mcppool.ToolSelection>;
+
+export function SignIn(arg1:string):Promise<void>;
+
+export function SignOut(arg1:string):Promise<void>;
 
 export function SubscribeResource(arg1:string,arg2:string):Promise<void>;
 

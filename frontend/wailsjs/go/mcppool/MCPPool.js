@@ -14,6 +14,10 @@ export function CancelCall(arg1) {
   return window['go']['mcppool']['MCPPool']['CancelCall'](arg1);
 }
 
+export function CancelSignIn(arg1) {
+  return window['go']['mcppool']['MCPPool']['CancelSignIn'](arg1);
+}
+
 export function ChooseFolder() {
   return window['go']['mcppool']['MCPPool']['ChooseFolder']();
 }
@@ -140,6 +144,14 @@ export function SetLogLevel(arg1, arg2) {
 
 export function SetToolEnabled(arg1, arg2, arg3) {
   return window['go']['mcppool']['MCPPool']['SetToolEnabled'](arg1, arg2, arg3);
+}
+
+export function SignIn(arg1) {
+  return window['go']['mcppool']['MCPPool']['SignIn'](arg1);
+}
+
+export function SignOut(arg1) {
+  return window['go']['mcppool']['MCPPool']['SignOut'](arg1);
 }
 
 export function SubscribeResource(arg1, arg2) {

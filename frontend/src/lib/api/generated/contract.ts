@@ -1384,7 +1384,7 @@ export interface ServerSpec {
 }
 
 /** ServerState is the connection state of one server. */
-export type ServerState = 'disabled' | 'connecting' | 'connected' | 'failed' | 'restarting';
+export type ServerState = 'disabled' | 'connecting' | 'connected' | 'failed' | 'restarting' | 'needs-sign-in';
 
 /** ServerStatusPayload is the state of one server as the UI shows it. */
 export interface ServerStatusPayload {
@@ -1412,6 +1412,11 @@ export interface ServerStatusPayload {
    * the user's language; Error keeps the English text.
    */
   problem?: ServerProblem;
+  /**
+   * SignIn describes the server's OAuth sign-in, when it has one; nil
+   * for a server that needs none (or one not yet asked).
+   */
+  signIn?: SignInStatus;
 }
 
 /** ServerTrust is what changed on one server since its tools were approved. */
@@ -1468,6 +1473,62 @@ export interface ShownValue {
    * (${VAR}, ${VAR:-default}, ${env:VAR}), in order of appearance.
    */
   reads: string[];
+}
+
+/** SignInHTTP is one redacted HTTP exchange of a sign-in. */
+export interface SignInHTTP {
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody: string;
+  status: number;
+  responseHeaders: Record<string, string>;
+  responseBody: string;
+  error: string;
+}
+
+/**
+ * SignInStatus is what the UI may know of a server's OAuth sign-in: never
+ * a token, a code or a secret.
+ */
+export interface SignInStatus {
+  /** SignedIn is true while tokens are stored for the server. */
+  signedIn: boolean;
+  /**
+   * Issuer is the authorization server; Host its host, for "Signed in
+   * to HOST".
+   */
+  issuer: string;
+  host: string;
+  scope: string;
+  /**
+   * ExpiresAt is when the access token expires (Unix ms); 0 when the
+   * server gave no lifetime.
+   */
+  expiresAt: number;
+  /** Renewable is true when a refresh token is stored. */
+  renewable: boolean;
+  /** Client says how MCP Desk is known there: dynamic, cimd or preregistered. */
+  client: string;
+}
+
+/**
+ * SignInStepPayload is one step of a server's OAuth sign-in: what was
+ * requested and answered (secrets replaced by "[redacted]"), the rule it
+ * follows, and what went wrong.
+ */
+export interface SignInStepPayload {
+  server: string;
+  /** Attempt numbers the sign-ins of this run; Seq the steps within one. */
+  attempt: number;
+  seq: number;
+  step: 'unauthorized'|'resource-metadata'|'server-metadata'|'client'|'authorize'|'callback'|'token'|'request'|'refresh'|'revoke'|(string & {});
+  status: 'ok'|'failed'|'info';
+  title: string;
+  rule: string;
+  detail: string;
+  /** HTTP is the exchange of this step, when it made one. */
+  http?: SignInHTTP;
 }
 
 /**
@@ -1852,6 +1913,11 @@ export interface EventMap {
    */
   'mcp:elicitation-done': ElicitationDonePayload;
   /**
+   * SignInStep carries a SignInStepPayload for each step of an OAuth
+   * sign-in (the OAuth debugger), secrets redacted.
+   */
+  'mcp:sign-in-step': SignInStepPayload;
+  /**
    * ChatMessage carries a ChatMessagePayload when a message is created or
    * changes as a whole (user message stored, assistant message started or
    * finished, tool result stored).
@@ -1933,6 +1999,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'mcp:resource-updated',
   'mcp:elicitation',
   'mcp:elicitation-done',
+  'mcp:sign-in-step',
   'chat:message',
   'chat:delta',
   'chat:tool-call',
@@ -1971,6 +2038,8 @@ export interface MCPPool {
    * notifications/cancelled.
    */
   CancelCall(callID: string): Promise<void>;
+  /** CancelSignIn stops waiting for a sign-in in the browser. */
+  CancelSignIn(id: string): Promise<void>;
   /**
    * ChooseFolder asks the user for a folder (a server's root); "" when they
    * cancelled.
@@ -2107,6 +2176,19 @@ export interface MCPPool {
    */
   SetToolEnabled(server: string, tool: string, enabled: boolean): Promise<ToolSelection>;
   /**
+   * SignIn signs in to a remote server that asked for it: the system
+   * browser opens on its authorization server, and once the user approved
+   * the server reconnects. Each step is sent as an mcp:sign-in-step event
+   * (the OAuth debugger). A new SignIn for the same server replaces one
+   * still waiting; CancelSignIn stops it.
+   */
+  SignIn(id: string): Promise<void>;
+  /**
+   * SignOut signs out of a remote server: its tokens are revoked where the
+   * server allows and deleted from the keychain.
+   */
+  SignOut(id: string): Promise<void>;
+  /**
    * SubscribeResource asks a server to report changes of a resource; each
    * report arrives as an mcp:resource-updated event.
    */
@@ -2126,6 +2208,7 @@ export function bindMCPPool(call: Call): MCPPool {
     AnswerElicitation: (id, action, content) => call('mcppool', 'MCPPool', 'AnswerElicitation', id, action, content),
     CallTool: (req) => call('mcppool', 'MCPPool', 'CallTool', req),
     CancelCall: (callID) => call('mcppool', 'MCPPool', 'CancelCall', callID),
+    CancelSignIn: (id) => call('mcppool', 'MCPPool', 'CancelSignIn', id),
     ChooseFolder: () => call('mcppool', 'MCPPool', 'ChooseFolder'),
     ChooseImportFile: () => call('mcppool', 'MCPPool', 'ChooseImportFile'),
     ClearRPCLog: () => call('mcppool', 'MCPPool', 'ClearRPCLog'),
@@ -2158,6 +2241,8 @@ export function bindMCPPool(call: Call): MCPPool {
     SetEnabled: (id, enabled) => call('mcppool', 'MCPPool', 'SetEnabled', id, enabled),
     SetLogLevel: (server, level) => call('mcppool', 'MCPPool', 'SetLogLevel', server, level),
     SetToolEnabled: (server, tool, enabled) => call('mcppool', 'MCPPool', 'SetToolEnabled', server, tool, enabled),
+    SignIn: (id) => call('mcppool', 'MCPPool', 'SignIn', id),
+    SignOut: (id) => call('mcppool', 'MCPPool', 'SignOut', id),
     SubscribeResource: (server, uri) => call('mcppool', 'MCPPool', 'SubscribeResource', server, uri),
     ToolSelection: (server) => call('mcppool', 'MCPPool', 'ToolSelection', server),
     UnsubscribeResource: (server, uri) => call('mcppool', 'MCPPool', 'UnsubscribeResource', server, uri),

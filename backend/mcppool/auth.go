@@ -1,0 +1,220 @@
+package mcppool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"mcpdesk/backend/events"
+	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/oauth"
+)
+
+// OAuth for remote servers (issue 14, SPEC A15). A remote server that
+// carries no Authorization header of its own gets an oauth.Transport:
+// stored tokens (keychain) are sent and refreshed; a 401 without a usable
+// sign-in never opens a browser by itself — the server shows "Needs
+// sign-in" until the user presses Sign in (Pool.SignIn), which runs the
+// flow in the system browser and reconnects.
+
+// SignInOptions configure the pool's sign-ins.
+type SignInOptions struct {
+	// Open shows a URL in the system browser; nil: no sign-in can start.
+	Open func(url string) error
+	// MetadataURL is the HTTPS URL of a client ID metadata document to
+	// use where a server takes one ("" registers dynamically instead).
+	MetadataURL string
+}
+
+// signIns holds, per server, whether its last connection needed a sign-in.
+type signIns struct {
+	mu   sync.Mutex
+	need map[string]oauth.Challenge
+}
+
+func (s *signIns) mark(id string, ch oauth.Challenge) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.need == nil {
+		s.need = map[string]oauth.Challenge{}
+	}
+	s.need[id] = ch
+}
+
+func (s *signIns) clear(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.need, id)
+}
+
+func (s *signIns) needed(id string) (oauth.Challenge, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch, ok := s.need[id]
+	return ch, ok
+}
+
+// usesOAuth reports whether srv's requests go through OAuth: a remote
+// server without an Authorization header of its own.
+func usesOAuth(srv mcpconfig.Server) bool {
+	if k := srv.Effective(); k != mcpconfig.HTTP && k != mcpconfig.SSE {
+		return false
+	}
+	for h := range srv.Headers {
+		if strings.EqualFold(h, "Authorization") {
+			return false
+		}
+	}
+	return true
+}
+
+// tokenKey names a server's tokens in the keychain.
+func tokenKey(id string) string { return "server:" + id }
+
+func (p *Pool) oauthClient(base http.RoundTripper) *oauth.Client {
+	return &oauth.Client{
+		HTTP:        &http.Client{Transport: base, Timeout: 30 * time.Second},
+		Store:       oauth.NewStore(p.opts.Secrets),
+		Name:        "MCP Desk",
+		MetadataURL: p.opts.SignIn.MetadataURL,
+	}
+}
+
+// authorizer wraps each remote server's transport (see dialer.auth).
+func (p *Pool) authorizer(srv mcpconfig.Server, base http.RoundTripper) http.RoundTripper {
+	if !usesOAuth(srv) || p.opts.Secrets == nil {
+		return base
+	}
+	id := srv.ID
+	return &needsSignIn{
+		inner: &oauth.Transport{Base: base, OAuth: p.oauthClient(base), Options: oauth.SignIn{Key: tokenKey(id), ServerURL: srv.URL}},
+		mark:  func(ch oauth.Challenge) { p.signIns.mark(id, ch) },
+	}
+}
+
+// needsSignIn notes a request that failed for want of a sign-in, so the
+// connection can say so rather than retry.
+type needsSignIn struct {
+	inner http.RoundTripper
+	mark  func(oauth.Challenge)
+}
+
+func (n *needsSignIn) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := n.inner.RoundTrip(r)
+	var e *oauth.NeedsSignInError
+	if errors.As(err, &e) {
+		n.mark(e.Challenge)
+	}
+	return resp, err
+}
+
+// needsSignInNow reports (and updates the status for) a connection
+// attempt that failed because the server wants a sign-in.
+func (c *conn) needsSignInNow(err error) bool {
+	if _, ok := c.pool.signIns.needed(c.cfg.ID); !ok {
+		return false
+	}
+	c.pool.logger.Info("mcp server needs a sign-in", "server", c.cfg.ID)
+	c.update(func(s *events.ServerStatusPayload) {
+		s.State, s.Stderr, s.Attempt, s.NextRetryMs = events.StateNeedsSignIn, "", 0, 0
+		s.Error = "This server needs you to sign in."
+		s.Problem = nil
+		s.SignIn = c.pool.signInStatus(c.cfg.ID)
+	})
+	return true
+}
+
+// signInStatus is what the UI may know of a server's sign-in.
+func (p *Pool) signInStatus(id string) *events.SignInStatus {
+	if p.opts.Secrets == nil {
+		return nil
+	}
+	t, err := oauth.NewStore(p.opts.Secrets).Tokens(tokenKey(id))
+	if err != nil || t == nil {
+		if _, need := p.signIns.needed(id); need {
+			return &events.SignInStatus{}
+		}
+		return nil
+	}
+	st := &events.SignInStatus{SignedIn: true, Issuer: t.Issuer, Scope: t.Scope, Renewable: t.RefreshToken != "", Client: t.Client.Kind}
+	if u, err := url.Parse(t.Issuer); err == nil {
+		st.Host = u.Host
+	}
+	if !t.Expiry.IsZero() {
+		st.ExpiresAt = t.Expiry.UnixMilli()
+	}
+	return st
+}
+
+// SignIn signs in to a remote server in the system browser and reconnects
+// it. obs receives each step (the OAuth debugger); ctx bounds the wait for
+// the browser.
+func (p *Pool) SignIn(ctx context.Context, id string, obs oauth.Observer) error {
+	c := p.conn(id)
+	if c == nil {
+		return unknownServer(id)
+	}
+	srv := c.config()
+	if !usesOAuth(srv) {
+		return fmt.Errorf("server %q is not a remote server that signs in with OAuth", id)
+	}
+	if p.opts.Secrets == nil {
+		return errors.New("signing in needs the OS keychain, which is not available")
+	}
+	if p.opts.SignIn.Open == nil {
+		return errors.New("no browser can be opened here: use `mcpdesk auth login " + id + "` in a terminal")
+	}
+	ch, _ := p.signIns.needed(id)
+	cl := p.oauthClient(http.DefaultTransport)
+	// A new sign-in replaces the old one.
+	_ = cl.Store.DeleteTokens(tokenKey(id))
+	_, err := cl.SignIn(ctx, oauth.SignIn{
+		Key: tokenKey(id), ServerURL: srv.URL, Challenge: ch, Observer: obs,
+		Authorizer: oauth.Loopback{Open: p.opts.SignIn.Open},
+	})
+	if err != nil {
+		return err
+	}
+	p.signIns.clear(id)
+	c.update(func(s *events.ServerStatusPayload) { s.SignIn = p.signInStatus(id) })
+	c.requestRestart()
+	return nil
+}
+
+// SignOut revokes a server's tokens where the authorization server offers
+// revocation, deletes them from the keychain and reconnects (the server
+// then says it needs a sign-in).
+func (p *Pool) SignOut(ctx context.Context, id string) error {
+	c := p.conn(id)
+	if c == nil {
+		return unknownServer(id)
+	}
+	if p.opts.Secrets == nil {
+		return errors.New("the OS keychain is not available")
+	}
+	cl := p.oauthClient(http.DefaultTransport)
+	if t, err := cl.Store.Tokens(tokenKey(id)); err == nil && t != nil {
+		if err := cl.Revoke(ctx, t); err != nil {
+			p.logger.Warn("revoking a sign-in", "server", id, "err", err)
+		}
+	}
+	if err := cl.Store.DeleteTokens(tokenKey(id)); err != nil {
+		return fmt.Errorf("sign out: %w", err)
+	}
+	c.update(func(s *events.ServerStatusPayload) { s.SignIn = nil })
+	c.requestRestart()
+	return nil
+}
+
+// forgetSignIn deletes a removed server's tokens.
+func (p *Pool) forgetSignIn(id string) {
+	p.signIns.clear(id)
+	if p.opts.Secrets != nil {
+		_ = oauth.NewStore(p.opts.Secrets).DeleteTokens(tokenKey(id))
+	}
+}

@@ -1,0 +1,190 @@
+package mcppool
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"mcpdesk/backend/events"
+	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/oauth"
+	"mcpdesk/backend/oauth/oauthtest"
+	"mcpdesk/backend/secrets"
+)
+
+// oauthServer is an MCP server with one tool behind the test
+// authorization server.
+func oauthServer(t *testing.T, o oauthtest.Options) *oauthtest.Server {
+	t.Helper()
+	s := server.NewMCPServer("guarded", "1.0.0", server.WithToolCapabilities(false))
+	s.AddTool(mcp.NewTool("whoami", mcp.WithDescription("says hello")), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("hello, signed-in user"), nil
+	})
+	o.Resource = server.NewStreamableHTTPServer(s)
+	srv := oauthtest.New(o)
+	t.Cleanup(func() { srv.CloseClientConnections(); srv.Close() })
+	return srv
+}
+
+// browser follows an authorization URL as a browser would: the
+// authorization server redirects to the loopback, which answers.
+func browser(t *testing.T, opened *[]string) func(string) error {
+	return func(u string) error {
+		*opened = append(*opened, u)
+		go func() {
+			resp, err := http.Get(u)
+			if err != nil {
+				t.Errorf("browser: %v", err)
+				return
+			}
+			resp.Body.Close()
+		}()
+		return nil
+	}
+}
+
+func TestSignInToARemoteServer(t *testing.T) {
+	as := oauthServer(t, oauthtest.Options{Revocation: true})
+	kv := secrets.NewMemory()
+	var opened []string
+	path := filepath.Join(t.TempDir(), "mcp.config.json")
+	if err := mcpconfig.WriteFile(path, &mcpconfig.Config{Servers: []mcpconfig.Server{{ID: "guarded", Type: mcpconfig.HTTP, URL: as.MCPURL()}}}); err != nil {
+		t.Fatal(err)
+	}
+	em := newRecordingEmitter()
+	p := New(Options{ConfigPath: path, Env: testEnv(), Emitter: em, Secrets: kv, SignIn: SignInOptions{Open: browser(t, &opened)}})
+	if err := p.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+
+	// Without a sign-in: "Needs sign-in", and no browser opened by itself.
+	st := waitState(t, p, "guarded", events.StateNeedsSignIn, 10*time.Second)
+	if st.SignIn == nil || st.SignIn.SignedIn || len(opened) != 0 {
+		t.Fatalf("before signing in: %+v, browser opened %d times", st.SignIn, len(opened))
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := len(as.Seen("/authorize")); n != 0 {
+		t.Fatalf("%d authorization requests without the user", n)
+	}
+
+	// Sign in: the browser opens once, the row connects, tools run.
+	var steps []oauth.Event
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := p.SignIn(ctx, "guarded", func(e oauth.Event) { steps = append(steps, e) }); err != nil {
+		t.Fatalf("SignIn: %v", err)
+	}
+	st = waitState(t, p, "guarded", events.StateConnected, 10*time.Second)
+	if len(opened) != 1 || st.SignIn == nil || !st.SignIn.SignedIn || st.SignIn.Issuer != as.Issuer() || st.SignIn.ExpiresAt == 0 || !st.SignIn.Renewable {
+		t.Fatalf("after signing in: %+v, browser opened %d times", st.SignIn, len(opened))
+	}
+	call := func() (string, error) {
+		var text string
+		err := p.Do(context.Background(), "guarded", func(ctx context.Context, s *Session) error {
+			res, err := s.Client.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "whoami"}})
+			if err == nil {
+				text = resultText(res)
+			}
+			return err
+		})
+		return text, err
+	}
+	if text, err := call(); err != nil || text != "hello, signed-in user" {
+		t.Fatalf("call after sign-in: %q, %v", text, err)
+	}
+
+	// Expired server-side: refreshed without the user.
+	as.Expire()
+	if text, err := call(); err != nil || text != "hello, signed-in user" {
+		t.Fatalf("call after expiry: %q, %v", text, err)
+	}
+	if len(opened) != 1 {
+		t.Errorf("the browser opened again for an expired token")
+	}
+
+	// Nothing secret in any event or status.
+	tok, _ := oauth.NewStore(kv).Tokens(tokenKey("guarded"))
+	if tok == nil {
+		t.Fatal("no tokens in the keychain")
+	}
+	for _, r := range em.all() {
+		b, _ := json.Marshal(r.payload)
+		for _, secret := range []string{tok.AccessToken, tok.RefreshToken, tok.Client.ClientSecret} {
+			if secret != "" && strings.Contains(string(b), secret) {
+				t.Fatalf("event %s carries a secret: %s", r.name, b)
+			}
+		}
+	}
+	for _, e := range steps {
+		b, _ := json.Marshal(e)
+		if strings.Contains(string(b), tok.RefreshToken) {
+			t.Fatalf("step %q carries the refresh token", e.Title)
+		}
+	}
+	for _, e := range p.Log().Entries() {
+		b, _ := json.Marshal(e)
+		if strings.Contains(string(b), tok.AccessToken) {
+			t.Fatalf("the JSON-RPC log carries the access token: %s", b)
+		}
+	}
+
+	// Sign out: revoked at the server, deleted here, "Needs sign-in".
+	if err := p.SignOut(context.Background(), "guarded"); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(as.Seen("/revoke")); n == 0 {
+		t.Error("sign-out revoked nothing though the server offers revocation")
+	}
+	if left, _ := oauth.NewStore(kv).Tokens(tokenKey("guarded")); left != nil {
+		t.Error("tokens left in the keychain after signing out")
+	}
+	waitState(t, p, "guarded", events.StateNeedsSignIn, 10*time.Second)
+
+	// Removing the server deletes its sign-in.
+	if err := p.SignIn(ctx, "guarded", nil); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, p, "guarded", events.StateConnected, 10*time.Second)
+	if err := p.RemoveServer("guarded"); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := oauth.NewStore(kv).Tokens(tokenKey("guarded")); left != nil {
+		t.Error("tokens left in the keychain after removing the server")
+	}
+}
+
+func TestRevokedServerSideNeedsSignIn(t *testing.T) {
+	as := oauthServer(t, oauthtest.Options{NoRefresh: true})
+	kv := secrets.NewMemory()
+	var opened []string
+	path := filepath.Join(t.TempDir(), "mcp.config.json")
+	if err := mcpconfig.WriteFile(path, &mcpconfig.Config{Servers: []mcpconfig.Server{{ID: "g", Type: mcpconfig.HTTP, URL: as.MCPURL()}}}); err != nil {
+		t.Fatal(err)
+	}
+	p := New(Options{ConfigPath: path, Env: testEnv(), Emitter: newRecordingEmitter(), Secrets: kv, SignIn: SignInOptions{Open: browser(t, &opened)}})
+	if err := p.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	waitState(t, p, "g", events.StateNeedsSignIn, 10*time.Second)
+	if err := p.SignIn(context.Background(), "g", nil); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, p, "g", events.StateConnected, 10*time.Second)
+	as.RevokeAll()
+	if err := p.Restart("g"); err != nil {
+		t.Fatal(err)
+	}
+	st := waitState(t, p, "g", events.StateNeedsSignIn, 10*time.Second)
+	if st.Error == "" || len(opened) != 1 {
+		t.Errorf("after a server-side revoke: %q, browser opened %d times", st.Error, len(opened))
+	}
+}
