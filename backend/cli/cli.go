@@ -60,6 +60,7 @@ type globals struct {
 var commands = []command{
 	{"inspect", "call one MCP method on one server and print the result as JSON", runInspect},
 	{"servers", "connect every configured server and print each one's status as JSON", runServers},
+	{"auth", "sign in to a remote server (OAuth), sign out, or print the sign-in's status", runAuth},
 	{"import", "merge the servers of a Claude Desktop / Cursor / VS Code / Windsurf / Cline config into MCP Desk's", runImport},
 	{"providers", "list, add or remove LLM providers and list a provider's models (keys go to the OS keychain)", runProviders},
 	{"chat", "send a message and stream the answer, letting the model use MCP tools (same engine, database and policies as the window)", runChat},
