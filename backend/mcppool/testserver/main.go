@@ -32,6 +32,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+
+	"mcpdesk/backend/oauth/oauthtest"
 	"os"
 	"os/signal"
 	"syscall"
@@ -46,6 +48,9 @@ const exitAfterStart = 3
 
 // config is what the flags select.
 type config struct {
+	// oauth puts the http server behind a test authorization server
+	// (backend/oauth/oauthtest) that approves every sign-in at once.
+	oauth          bool
 	transport      string
 	addr           string
 	name           string
@@ -69,6 +74,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.transport, "transport", "stdio", "transport: stdio, http (Streamable HTTP) or sse (legacy SSE)")
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:0", "listen address for http and sse")
+	fs.BoolVar(&cfg.oauth, "oauth", false, "with --transport http: require OAuth from a test authorization server on the same port that approves at once (POST /_test/expire and /_test/revoke expire or revoke every token)")
 	fs.StringVar(&cfg.name, "name", "mcpdesk-testserver", "server name reported in initialize")
 	fs.StringVar(&cfg.instructions, "instructions", "", "server instructions reported in initialize")
 	fs.StringVar(&cfg.stderr, "stderr", "", "write this line to standard error at start")
@@ -148,6 +154,15 @@ func serveHTTP(ctx context.Context, s *server.MCPServer, cfg config, stdout, std
 			server.WithStreamableHTTPLogger(logger),
 			server.WithHeartbeatInterval(15*time.Second),
 		)
+		if cfg.oauth {
+			ln.Close()
+			as := oauthtest.New(oauthtest.Options{Resource: h, Revocation: true, ScopesSupported: []string{"mcp:tools"}, Control: true})
+			fmt.Fprintf(stdout, "LISTENING %s\n", as.MCPURL())
+			<-ctx.Done()
+			as.CloseClientConnections()
+			as.Close()
+			return nil
+		}
 		mux := http.NewServeMux()
 		mux.Handle("/mcp", h)
 		httpSrv.Handler = mux

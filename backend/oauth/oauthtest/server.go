@@ -74,6 +74,9 @@ type Options struct {
 	NoRefresh bool
 	// Revocation offers a revocation endpoint.
 	Revocation bool
+	// Control serves POST /_test/expire and /_test/revoke (Expire,
+	// RevokeAll) for tests that drive the server from outside.
+	Control bool
 }
 
 // Server is the running test server.
@@ -194,6 +197,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
 	ip := s.o.IssuerPath
 	switch {
+	case s.o.Control && r.Method == http.MethodPost && p == "/_test/expire":
+		s.Expire()
+	case s.o.Control && r.Method == http.MethodPost && p == "/_test/revoke":
+		s.RevokeAll()
 	case p == s.o.MCPPath || strings.HasPrefix(p, s.o.MCPPath+"/"):
 		s.resource(w, r)
 	case !s.o.Legacy && ((!s.o.RootMetadata && p == "/.well-known/oauth-protected-resource"+s.o.MCPPath) || (s.o.RootMetadata && p == "/.well-known/oauth-protected-resource")):
