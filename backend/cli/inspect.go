@@ -26,7 +26,7 @@ func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 	var (
 		configFile, serverID, url, transportName, method string
 		protocol                                         string
-		toolName, uri, promptName, elicit                string
+		toolName, uri, promptName, elicit, callsJSON     string
 		headers, toolArgs, promptArgs, envVars           multi
 		timeout                                          time.Duration
 		auth                                             authFlags
@@ -41,6 +41,7 @@ func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 	fs.StringVar(&method, "method", "", "one of: "+strings.Join(methods, ", "))
 	fs.StringVar(&toolName, "tool-name", "", "tool to call (tools/call)")
 	fs.Var(&toolArgs, "tool-arg", "tool argument k=v; v is parsed as JSON when it parses (repeatable)")
+	fs.StringVar(&callsJSON, "calls", "", `tool calls to make in order in one session, as a JSON array of {"name": TOOL, "arguments": {...}} (implies --method tools/call); prints a JSON array of the results`)
 	fs.StringVar(&uri, "uri", "", "resource URI (resources/read)")
 	fs.StringVar(&promptName, "prompt-name", "", "prompt to get (prompts/get)")
 	fs.Var(&promptArgs, "prompt-arg", "prompt argument k=v (repeatable)")
@@ -64,8 +65,20 @@ func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 	if protocol != "" {
 		srv.ProtocolVersion = protocol
 	}
+	if method == "" && callsJSON != "" {
+		method = "tools/call"
+	}
 	if method == "" {
 		return usageError(env, "--method is required (one of: %s)", strings.Join(methods, ", "))
+	}
+	var calls []toolCall
+	if method == "tools/call" {
+		var err error
+		if calls, err = parseToolCalls(toolName, toolArgs, callsJSON); err != nil {
+			return usageError(env, "%v", err)
+		}
+	} else if callsJSON != "" {
+		return usageError(env, "--calls goes with --method tools/call, not %s", method)
 	}
 	call, err := buildCall(method, toolName, toolArgs, uri, promptName, promptArgs)
 	if err != nil {
@@ -95,13 +108,26 @@ func runInspect(ctx context.Context, g globals, args []string, env Env) int {
 	}
 	defer sess.Close()
 
-	start := time.Now()
+	if method == "tools/call" {
+		// Printed also when a later call failed: the results before it.
+		results, err := callTools(ctx, g, env, srv, sess, calls)
+		var perr error
+		switch {
+		case callsJSON != "":
+			perr = printJSON(env, results)
+		case len(results) == 1:
+			perr = printJSON(env, results[0])
+		}
+		if err == nil {
+			err = perr
+		}
+		if err != nil {
+			return fail(env, err)
+		}
+		return exitOK
+	}
 	result, err := call(ctx, sess)
 	err = sess.RedactError(err) // it may quote the server's URL or echo its key
-	if method == "tools/call" {
-		args, _ := parseArgs(toolArgs, true) // parsed by buildCall already
-		auditInspectCall(ctx, g, env, srv, toolName, args, result, time.Since(start), err)
-	}
 	if err != nil {
 		return fail(env, fmt.Errorf("%s: %w", method, err))
 	}
@@ -208,16 +234,7 @@ func buildCall(method, toolName string, toolArgs multi, uri, promptName string, 
 			return s.Client.ListTools(ctx, mcp.ListToolsRequest{})
 		}, nil
 	case "tools/call":
-		if toolName == "" {
-			return nil, fmt.Errorf("tools/call needs --tool-name")
-		}
-		args, err := parseArgs(toolArgs, true)
-		if err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context, s *mcppool.Session) (any, error) {
-			return s.Client.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: toolName, Arguments: args}})
-		}, nil
+		return nil, nil // runInspect makes the calls of parseToolCalls with callTools
 	case "resources/list":
 		return func(ctx context.Context, s *mcppool.Session) (any, error) {
 			if s.Capabilities.Resources == nil {
@@ -289,4 +306,104 @@ func parseArgs(kvs multi, asJSON bool) (map[string]any, error) {
 		}
 	}
 	return out, nil
+}
+
+// toolCall is one tools/call to make.
+type toolCall struct {
+	Name      string         `json:"name"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+// parseToolCalls returns the calls asked for: the one of --tool-name and
+// --tool-arg, or those of --calls.
+func parseToolCalls(toolName string, toolArgs multi, callsJSON string) ([]toolCall, error) {
+	if callsJSON == "" {
+		if toolName == "" {
+			return nil, fmt.Errorf("tools/call needs --tool-name (or --calls)")
+		}
+		args, err := parseArgs(toolArgs, true)
+		if err != nil {
+			return nil, err
+		}
+		return []toolCall{{Name: toolName, Arguments: args}}, nil
+	}
+	if toolName != "" || len(toolArgs) > 0 {
+		return nil, fmt.Errorf("name the calls with --calls or with --tool-name and --tool-arg, not both")
+	}
+	dec := json.NewDecoder(strings.NewReader(callsJSON))
+	dec.DisallowUnknownFields()
+	dec.UseNumber() // numbers go out as written: 42 stays an integer, 3.14159 keeps its digits
+	var calls []toolCall
+	if err := dec.Decode(&calls); err != nil {
+		return nil, fmt.Errorf(`--calls: want a JSON array of {"name": TOOL, "arguments": {...}}: %v`, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("--calls: more than one JSON value")
+	}
+	if len(calls) == 0 {
+		return nil, fmt.Errorf("--calls: no calls")
+	}
+	for i := range calls {
+		if calls[i].Name == "" {
+			return nil, fmt.Errorf("--calls: call %d has no name", i+1)
+		}
+		if calls[i].Arguments == nil {
+			calls[i].Arguments = map[string]any{}
+		}
+	}
+	return calls, nil
+}
+
+// callTools makes calls in order in s and returns the results of those that
+// succeeded; it stops at the first that fails. Each call is audited.
+//
+// On a 2026-07-28 connection it lists the tools first. A call there carries
+// the arguments the tool's input schema marks with x-mcp-header in
+// Mcp-Param-* headers too (SEP-2243), which mcp-go can only do for a tool it
+// has listed; and a tool whose annotations are invalid is left out of the
+// list, so it is not called.
+func callTools(ctx context.Context, g globals, env Env, srv mcpconfig.Server, s *mcppool.Session, calls []toolCall) ([]*mcp.CallToolResult, error) {
+	listed, err := listToolNames(ctx, s)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "mcpdesk: tools/list: %v (calling without the tools' x-mcp-header parameters)\n", s.RedactError(err))
+	}
+	results := make([]*mcp.CallToolResult, 0, len(calls))
+	for _, c := range calls {
+		if listed != nil && !listed[c.Name] {
+			why := ""
+			if s.Transport == mcpconfig.HTTP {
+				why = " (a tool whose x-mcp-header annotations are invalid is left out)"
+			}
+			return results, fmt.Errorf("tools/call: the server lists no tool %q%s", c.Name, why)
+		}
+		start := time.Now()
+		res, err := s.Client.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: c.Name, Arguments: c.Arguments}})
+		err = s.RedactError(err) // it may quote the server's URL or echo its key
+		auditInspectCall(ctx, g, env, srv, c.Name, c.Arguments, res, time.Since(start), err)
+		if err != nil {
+			if len(calls) > 1 {
+				return results, fmt.Errorf("tools/call %q: %w", c.Name, err)
+			}
+			return results, fmt.Errorf("tools/call: %w", err)
+		}
+		results = append(results, res)
+	}
+	return results, nil
+}
+
+// listToolNames lists the tools of a 2026-07-28 connection that offers
+// tools, as callTools needs; nil, nil elsewhere.
+func listToolNames(ctx context.Context, s *mcppool.Session) (map[string]bool, error) {
+	if !mcp.IsModernProtocol(s.Protocol) || s.Capabilities.Tools == nil {
+		return nil, nil
+	}
+	res, err := s.Client.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		return nil, err
+	}
+	names := make(map[string]bool, len(res.Tools))
+	for _, t := range res.Tools {
+		names[t.Name] = true
+	}
+	return names, nil
 }

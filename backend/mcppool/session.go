@@ -356,6 +356,7 @@ func (d *dialer) remoteTransport(ctx context.Context, srv mcpconfig.Server, kind
 	expanded.URL = url
 	redact = redact.with(expanded.SecretValues()).withKeychain(fromKeychain)
 	logger := redactingLogger(d.logger, redact).With("server", srv.ID)
+	hc = withVersionRetry(hc) // request_meta.go
 	if kind == mcpconfig.SSE {
 		t, err := transport.NewSSE(url, transport.WithHeaders(headers), transport.WithHTTPClient(hc), transport.WithSSELogger(logger))
 		return t, redact, err

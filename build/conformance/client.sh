@@ -29,6 +29,28 @@ case "${MCP_CONFORMANCE_SCENARIO:-}" in
     answer=$(mktemp); echo '{}' > "$answer"; trap 'rm -f "$answer"' EXIT
     "${MCPDESK:?}" "${args[@]}" --method tools/call --tool-name test_client_elicitation_defaults --elicit "accept:$answer"
     exit ;;
+  # Connecting is the test: the server refuses the first request's version
+  # and the client retries at one it lists (ping sends nothing on 2026-07-28).
+  request-metadata) args+=(--method ping) ;;
+  json-schema-ref-no-deref) args+=(--method tools/list) ;;
+  # Four tools in one session, each asking (or not) for input (MRTR):
+  # confirmed, as the suite's reference client answers.
+  sep-2322-client-request-state)
+    answer=$(mktemp); echo '{"confirmed":true}' > "$answer"; trap 'rm -f "$answer"' EXIT
+    "${MCPDESK:?}" "${args[@]}" --elicit "accept:$answer" --calls '[
+      {"name":"test_mrtr_echo_state","arguments":{}},
+      {"name":"test_mrtr_no_state","arguments":{}},
+      {"name":"test_mrtr_unrelated","arguments":{}},
+      {"name":"test_mrtr_no_result_type","arguments":{}}]'
+    exit ;;
+  # The calls the suite hands over, after the tools/list inspect makes first.
+  http-custom-headers) args+=(--calls "$(ctx toolCalls)") ;;
+  # Call every tool tools/list keeps (those with invalid x-mcp-header
+  # annotations are left out) with the argument they take.
+  http-invalid-tool-headers)
+    tools=$("${MCPDESK:?}" "${args[@]}" --method tools/list)
+    calls=$(printf '%s' "$tools" | "$node" -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify(JSON.parse(s).tools.map(t=>({name:t.name,arguments:{region:"us-west1"}})))))')
+    args+=(--calls "$calls") ;;
   *) args+=(--method tools/call --tool-name test-tool) ;;
 esac
 exec "${MCPDESK:?set MCPDESK to the mcpdesk binary}" "${args[@]}"
