@@ -29,6 +29,8 @@ type Transport struct {
 	MaxStepUps int
 
 	mu sync.Mutex // one refresh or sign-in at a time
+	// keychainErr is why the stored sign-in could not be read.
+	keychainErr error
 }
 
 // refreshAhead is how long before expiry a token is renewed.
@@ -149,8 +151,12 @@ func (t *Transport) current(ctx context.Context) (*Tokens, error) {
 	defer t.mu.Unlock()
 	tok, err := t.OAuth.Store.Tokens(t.Options.Key)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the sign-in from the keychain: %w", err)
+		// A server that needs no sign-in must work without the keychain;
+		// one that does says so at its 401 (keychainErr).
+		t.keychainErr = err
+		return nil, nil
 	}
+	t.keychainErr = nil
 	if tok == nil || !tok.expiresWithin(refreshAhead, t.OAuth.now()) {
 		return tok, nil
 	}
@@ -175,6 +181,12 @@ func (t *Transport) refresh(ctx context.Context, old *Tokens) (*Tokens, error) {
 }
 
 func (t *Transport) signIn(ctx context.Context, ch Challenge, granted []string) (*Tokens, error) {
+	t.mu.Lock()
+	kerr := t.keychainErr
+	t.mu.Unlock()
+	if kerr != nil {
+		return nil, fmt.Errorf("this server needs a sign-in, and the sign-in kept in the OS keychain cannot be read: %w", kerr)
+	}
 	if !t.Interactive {
 		return nil, &NeedsSignInError{ServerURL: t.Options.ServerURL, Challenge: ch}
 	}
