@@ -28,6 +28,26 @@ type PairKind string
 const (
 	EnvPair    PairKind = "env"
 	HeaderPair PairKind = "header"
+	// OAuthPair is a value of a remote server's oauth settings (the
+	// pre-registered client's secret).
+	OAuthPair PairKind = "oauth"
+)
+
+// The keys of a server's oauth settings.
+const (
+	OAuthClientID     = "clientId"
+	OAuthClientSecret = "clientSecret"
+	OAuthScopes       = "scopes"
+	OAuthMetadataURL  = "clientMetadataUrl"
+)
+
+// OAuthKeys lists them.
+var OAuthKeys = []string{OAuthClientID, OAuthClientSecret, OAuthScopes, OAuthMetadataURL}
+
+// The values of Auth.
+const (
+	AuthOAuth = "oauth"
+	AuthNone  = "none"
 )
 
 // keychainRefPrefix starts every keychain reference.
@@ -73,6 +93,9 @@ func LooksSecret(kind PairKind, name, value string) bool {
 	if kind == HeaderPair {
 		return secretHeaderValue(name, value)
 	}
+	if kind == OAuthPair {
+		return name == OAuthClientSecret && value != "" && !onlyRefs(value)
+	}
 	return secretEnv(name, value)
 }
 
@@ -90,6 +113,9 @@ func (s Server) KeychainEntries() []string {
 			out = append(out, KeychainEntry(s.ID, HeaderPair, k))
 		}
 	}
+	if s.OAuth[OAuthClientSecret] == KeychainRef(s.ID, OAuthPair, OAuthClientSecret) {
+		out = append(out, KeychainEntry(s.ID, OAuthPair, OAuthClientSecret))
+	}
 	return out
 }
 
@@ -101,6 +127,7 @@ func (s Server) WithSecretsReferenced() (Server, map[string]string) {
 	put := map[string]string{}
 	s.Env = referenceLiterals(s.ID, EnvPair, s.Env, put)
 	s.Headers = referenceLiterals(s.ID, HeaderPair, s.Headers, put)
+	s.OAuth = referenceLiterals(s.ID, OAuthPair, s.OAuth, put)
 	return s, put
 }
 

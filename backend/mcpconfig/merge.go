@@ -48,6 +48,7 @@ func (s Server) clone() Server {
 	c.Args = slices.Clone(s.Args)
 	c.Env = maps.Clone(s.Env)
 	c.Headers = maps.Clone(s.Headers)
+	c.OAuth = maps.Clone(s.OAuth)
 	c.AllowTools = slices.Clone(s.AllowTools)
 	c.DenyTools = slices.Clone(s.DenyTools)
 	c.Roots = slices.Clone(s.Roots)

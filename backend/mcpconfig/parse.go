@@ -294,6 +294,10 @@ func (d *decoder) field(srv *Server, f member) bool {
 		srv.URL = d.str(id, f)
 	case "headers":
 		srv.Headers = d.strMap(id, f)
+	case "auth":
+		srv.Auth = d.str(id, f)
+	case "oauth":
+		srv.OAuth = d.strMap(id, f)
 	case "enabled":
 		srv.Enabled = d.boolean(id, f)
 	case "timeoutMs":

@@ -90,6 +90,7 @@ func (s Server) SecretValues() []string {
 			out = append(out, strings.TrimSpace(cred))
 		}
 	}
+	out = append(out, s.OAuth[OAuthClientSecret])
 	out = append(out, urlSecrets(s.URL)...)
 	for i := range s.Args {
 		out = append(out, argSecrets(s.Args, i)...)
@@ -115,6 +116,9 @@ func (s Server) literalSecrets() []string {
 	}
 	for _, k := range sortedKeys(s.Headers) {
 		out = append(out, s.Headers[k])
+	}
+	if v := s.OAuth[OAuthClientSecret]; v != "" {
+		out = append(out, v)
 	}
 	// Longest first, so a secret containing another is masked whole.
 	slices.SortStableFunc(out, func(a, b string) int { return len(b) - len(a) })

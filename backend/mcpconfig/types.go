@@ -35,6 +35,15 @@ type Server struct {
 	// http / sse
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
+	// Auth is how a remote server is authorized: "" or "oauth" signs in
+	// with OAuth when the server asks (issue 14); "none" sends requests as
+	// they are (the headers alone).
+	Auth string `json:"auth,omitempty"`
+	// OAuth configures the sign-in, keys of OAuthKeys: a client
+	// registered beforehand ("clientId", "clientSecret" — in the keychain
+	// like a header), the scopes to ask for ("scopes", space-separated)
+	// and a client ID metadata document ("clientMetadataUrl").
+	OAuth map[string]string `json:"oauth,omitempty"`
 
 	// Our own optional fields.
 	Enabled         *bool    `json:"enabled,omitempty"`

@@ -25,7 +25,7 @@ const maxTimeoutMs = math.MaxInt32
 
 // serverFields are the JSON names of Server's own fields.
 var serverFields = []string{
-	"type", "command", "args", "env", "cwd", "url", "headers", "enabled",
+	"type", "command", "args", "env", "cwd", "url", "headers", "auth", "oauth", "enabled",
 	"timeoutMs", "maxConcurrency", "allowTools", "denyTools", "protocolVersion", "roots",
 	"maxMessageBytes",
 }
@@ -150,6 +150,20 @@ func validateServer(p *problems, s Server, at func(field string) int, bad func(f
 		if strings.ContainsAny(s.Headers[k], "\r\n\x00") {
 			p.add(at("headers"), id, "headers", "the value of header %q must not contain line breaks", k).with(usererr.ConfigHeaderLineBreak, usererr.Params{"name": k})
 		}
+	}
+	if s.Auth != "" && s.Auth != AuthOAuth && s.Auth != AuthNone {
+		p.add(at("auth"), id, "auth", "must be \"oauth\" or \"none\", not %q", s.Auth).with(usererr.ConfigBadAuth, usererr.Params{"value": s.Auth})
+	}
+	for _, k := range sortedKeys(s.OAuth) {
+		if !slices.Contains(OAuthKeys, k) {
+			p.add(at("oauth"), id, "oauth", "%q is not an OAuth setting (clientId, clientSecret, scopes, clientMetadataUrl)", k).with(usererr.ConfigBadOAuthKey, usererr.Params{"name": k})
+		}
+	}
+	if u := s.OAuth[OAuthMetadataURL]; u != "" && !strings.HasPrefix(u, "https://") {
+		p.add(at("oauth"), id, "oauth", "clientMetadataUrl must be an https:// URL, not %q", u).with(usererr.ConfigBadOAuthMetadataURL, usererr.Params{"value": u})
+	}
+	if s.OAuth[OAuthClientSecret] != "" && s.OAuth[OAuthClientID] == "" {
+		p.add(at("oauth"), id, "oauth", "a clientSecret needs its clientId").with(usererr.ConfigOAuthSecretWithoutID, nil)
 	}
 	switch {
 	case s.TimeoutMs < 0:

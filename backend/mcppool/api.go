@@ -17,17 +17,23 @@ type ServerView struct {
 // read from the backend has an empty Value and Keep set, and saving it with
 // Keep still set keeps the stored value.
 type ServerSpec struct {
-	ID             string              `json:"id"`
-	Type           mcpconfig.Transport `json:"type"`
-	Command        string              `json:"command"`
-	Args           []string            `json:"args"`
-	Env            []SecretPair        `json:"env"`
-	Cwd            string              `json:"cwd"`
-	URL            string              `json:"url"`
-	Headers        []SecretPair        `json:"headers"`
-	Enabled        bool                `json:"enabled"`
-	TimeoutMs      int                 `json:"timeoutMs"`
-	MaxConcurrency int                 `json:"maxConcurrency"`
+	ID      string              `json:"id"`
+	Type    mcpconfig.Transport `json:"type"`
+	Command string              `json:"command"`
+	Args    []string            `json:"args"`
+	Env     []SecretPair        `json:"env"`
+	Cwd     string              `json:"cwd"`
+	URL     string              `json:"url"`
+	Headers []SecretPair        `json:"headers"`
+	// Auth is how a remote server is authorized: "oauth" (sign in when it
+	// asks; also "") or "none" (the headers alone).
+	Auth string `json:"auth" ts_type:"''|'oauth'|'none'"`
+	// OAuth are the sign-in settings: clientId, clientSecret (a secret,
+	// kept in the keychain), scopes, clientMetadataUrl.
+	OAuth          []SecretPair `json:"oauth"`
+	Enabled        bool         `json:"enabled"`
+	TimeoutMs      int          `json:"timeoutMs"`
+	MaxConcurrency int          `json:"maxConcurrency"`
 	// MaxMessageBytes is the largest message the server may send (0: the
 	// default, 32 MB).
 	MaxMessageBytes int    `json:"maxMessageBytes"`

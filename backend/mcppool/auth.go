@@ -62,7 +62,7 @@ func (s *signIns) needed(id string) (oauth.Challenge, bool) {
 // usesOAuth reports whether srv's requests go through OAuth: a remote
 // server without an Authorization header of its own.
 func usesOAuth(srv mcpconfig.Server) bool {
-	if k := srv.Effective(); k != mcpconfig.HTTP && k != mcpconfig.SSE {
+	if k := srv.Effective(); k != mcpconfig.HTTP && k != mcpconfig.SSE || srv.Auth == mcpconfig.AuthNone {
 		return false
 	}
 	for h := range srv.Headers {
@@ -76,13 +76,37 @@ func usesOAuth(srv mcpconfig.Server) bool {
 // tokenKey names a server's tokens in the keychain.
 func tokenKey(id string) string { return "server:" + id }
 
-func (p *Pool) oauthClient(base http.RoundTripper) *oauth.Client {
+func (p *Pool) oauthClient(base http.RoundTripper, srv mcpconfig.Server) *oauth.Client {
+	meta := p.opts.SignIn.MetadataURL
+	if u := srv.OAuth[mcpconfig.OAuthMetadataURL]; u != "" {
+		meta = u
+	}
 	return &oauth.Client{
 		HTTP:        &http.Client{Transport: base, Timeout: 30 * time.Second},
 		Store:       oauth.NewStore(p.opts.Secrets),
 		Name:        "MCP Desk",
-		MetadataURL: p.opts.SignIn.MetadataURL,
+		MetadataURL: meta,
 	}
+}
+
+// signInOptions are srv's sign-in settings: a pre-registered client (its
+// secret read from the keychain) and the scopes the user chose.
+func (p *Pool) signInOptions(srv mcpconfig.Server) (oauth.SignIn, error) {
+	o := oauth.SignIn{Key: tokenKey(srv.ID), ServerURL: srv.URL}
+	if id := srv.OAuth[mcpconfig.OAuthClientID]; id != "" {
+		secret := srv.OAuth[mcpconfig.OAuthClientSecret]
+		if v, isRef, err := resolveKeychain(p.opts.Secrets, srv.ID, mcpconfig.OAuthPair, mcpconfig.OAuthClientSecret, secret); isRef {
+			if err != nil {
+				return o, err
+			}
+			secret = v
+		}
+		o.Client = &oauth.Registration{ClientID: id, ClientSecret: secret}
+	}
+	if s := strings.Fields(srv.OAuth[mcpconfig.OAuthScopes]); len(s) > 0 {
+		o.Scopes = s
+	}
+	return o, nil
 }
 
 // authorizer wraps each remote server's transport (see dialer.auth).
@@ -91,11 +115,21 @@ func (p *Pool) authorizer(srv mcpconfig.Server, base http.RoundTripper) http.Rou
 		return base
 	}
 	id := srv.ID
+	o, err := p.signInOptions(srv)
+	if err != nil {
+		return failing{err}
+	}
 	return &needsSignIn{
-		inner: &oauth.Transport{Base: base, OAuth: p.oauthClient(base), Options: oauth.SignIn{Key: tokenKey(id), ServerURL: srv.URL}},
+		inner: &oauth.Transport{Base: base, OAuth: p.oauthClient(base, srv), Options: o},
 		mark:  func(ch oauth.Challenge) { p.signIns.mark(id, ch) },
 	}
 }
+
+// failing answers every request with err (a pre-registered client's
+// secret that cannot be read from the keychain).
+type failing struct{ err error }
+
+func (f failing) RoundTrip(*http.Request) (*http.Response, error) { return nil, f.err }
 
 // needsSignIn notes a request that failed for want of a sign-in, so the
 // connection can say so rather than retry.
@@ -170,14 +204,15 @@ func (p *Pool) SignIn(ctx context.Context, id string, obs oauth.Observer) error 
 		return errors.New("no browser can be opened here: use `mcpdesk auth login " + id + "` in a terminal")
 	}
 	ch, _ := p.signIns.needed(id)
-	cl := p.oauthClient(http.DefaultTransport)
+	cl := p.oauthClient(http.DefaultTransport, srv)
+	o, err := p.signInOptions(srv)
+	if err != nil {
+		return err
+	}
+	o.Challenge, o.Observer, o.Authorizer = ch, obs, oauth.Loopback{Open: p.opts.SignIn.Open}
 	// A new sign-in replaces the old one.
 	_ = cl.Store.DeleteTokens(tokenKey(id))
-	_, err := cl.SignIn(ctx, oauth.SignIn{
-		Key: tokenKey(id), ServerURL: srv.URL, Challenge: ch, Observer: obs,
-		Authorizer: oauth.Loopback{Open: p.opts.SignIn.Open},
-	})
-	if err != nil {
+	if _, err := cl.SignIn(ctx, o); err != nil {
 		return err
 	}
 	p.signIns.clear(id)
@@ -197,7 +232,7 @@ func (p *Pool) SignOut(ctx context.Context, id string) error {
 	if p.opts.Secrets == nil {
 		return errors.New("the OS keychain is not available")
 	}
-	cl := p.oauthClient(http.DefaultTransport)
+	cl := p.oauthClient(http.DefaultTransport, c.config())
 	if t, err := cl.Store.Tokens(tokenKey(id)); err == nil && t != nil {
 		if err := cl.Revoke(ctx, t); err != nil {
 			p.logger.Warn("revoking a sign-in", "server", id, "err", err)

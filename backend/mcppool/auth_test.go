@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -186,5 +187,104 @@ func TestRevokedServerSideNeedsSignIn(t *testing.T) {
 	st := waitState(t, p, "g", events.StateNeedsSignIn, 10*time.Second)
 	if st.Error == "" || len(opened) != 1 {
 		t.Errorf("after a server-side revoke: %q, browser opened %d times", st.Error, len(opened))
+	}
+}
+
+// TestPreRegisteredClientAndAuthNone: a server's oauth settings name a
+// client registered beforehand (its secret in the keychain) and the
+// scopes; "auth": "none" never signs in.
+func TestPreRegisteredClientAndAuthNone(t *testing.T) {
+	as := oauthServer(t, oauthtest.Options{NoRegistration: true, PreRegistered: map[string]string{"desk-client": "desk-secret-0123456789"}})
+	kv := secrets.NewMemory()
+	if err := kv.Set(mcpconfig.KeychainEntry("pre", mcpconfig.OAuthPair, mcpconfig.OAuthClientSecret), "desk-secret-0123456789"); err != nil {
+		t.Fatal(err)
+	}
+	var opened []string
+	path := filepath.Join(t.TempDir(), "mcp.config.json")
+	servers := []mcpconfig.Server{
+		{ID: "pre", Type: mcpconfig.HTTP, URL: as.MCPURL(), OAuth: map[string]string{
+			mcpconfig.OAuthClientID:     "desk-client",
+			mcpconfig.OAuthClientSecret: mcpconfig.KeychainRef("pre", mcpconfig.OAuthPair, mcpconfig.OAuthClientSecret),
+			mcpconfig.OAuthScopes:       "tools:read",
+		}},
+		{ID: "off", Type: mcpconfig.HTTP, URL: as.MCPURL(), Auth: mcpconfig.AuthNone},
+	}
+	if err := mcpconfig.WriteFile(path, &mcpconfig.Config{Servers: servers}); err != nil {
+		t.Fatal(err)
+	}
+	p := New(Options{ConfigPath: path, Env: testEnv(), Emitter: newRecordingEmitter(), Secrets: kv, SignIn: SignInOptions{Open: browser(t, &opened)}})
+	if err := p.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+
+	// "none": the 401 is a failure like any other, never a sign-in.
+	off := waitState(t, p, "off", events.StateFailed, 10*time.Second)
+	if off.SignIn != nil {
+		t.Errorf("a server with auth none offers a sign-in: %+v", off.SignIn)
+	}
+	if err := p.SignIn(context.Background(), "off", nil); err == nil {
+		t.Error("signed in to a server with auth none")
+	}
+
+	waitState(t, p, "pre", events.StateNeedsSignIn, 10*time.Second)
+	if err := p.SignIn(context.Background(), "pre", nil); err != nil {
+		t.Fatalf("SignIn with the pre-registered client: %v", err)
+	}
+	waitState(t, p, "pre", events.StateConnected, 10*time.Second)
+	auth := as.Seen("/authorize")
+	if len(auth) != 1 || auth[0].Form.Get("client_id") != "desk-client" || auth[0].Form.Get("scope") != "tools:read" {
+		t.Fatalf("authorization requests: %+v", auth)
+	}
+	if tok := as.Seen("/token"); len(tok) != 1 || tok[0].Auth != "Basic desk-client" {
+		t.Fatalf("token requests: %+v", tok)
+	}
+}
+
+// TestOAuthClientSecretGoesToTheKeychain: the form's client secret is
+// stored in the keychain, the config file holds its reference, the form
+// reads it back withheld, and removing the server deletes it.
+func TestOAuthClientSecretGoesToTheKeychain(t *testing.T) {
+	kv := secrets.NewMemory()
+	p, svc, path, logged, _ := keychainPool(t, kv)
+	const secret = "desk-secret-0123456789"
+	spec := ServerSpec{ID: "linear", Type: mcpconfig.HTTP, URL: "http://127.0.0.1:1/mcp", Enabled: false, Auth: mcpconfig.AuthOAuth, OAuth: []SecretPair{
+		{Key: mcpconfig.OAuthClientID, Value: "desk-client"},
+		{Key: mcpconfig.OAuthScopes, Value: "read"},
+		{Key: mcpconfig.OAuthClientSecret, Value: secret, Secret: true},
+	}}
+	view, err := svc.SaveServer("", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, _ := os.ReadFile(path)
+	if strings.Contains(string(file), secret) || !strings.Contains(string(file), mcpconfig.KeychainRef("linear", mcpconfig.OAuthPair, mcpconfig.OAuthClientSecret)) {
+		t.Fatalf("config file: %s", file)
+	}
+	if v, _ := kv.Get(mcpconfig.KeychainEntry("linear", mcpconfig.OAuthPair, mcpconfig.OAuthClientSecret)); v != secret {
+		t.Fatalf("keychain holds %q", v)
+	}
+	got := map[string]SecretPair{}
+	for _, pr := range view.Spec.OAuth {
+		got[pr.Key] = pr
+	}
+	if s := got[mcpconfig.OAuthClientSecret]; !s.Keep || s.Value != "" || got[mcpconfig.OAuthClientID].Value != "desk-client" || view.Spec.Auth != mcpconfig.AuthOAuth {
+		t.Fatalf("the form reads back %+v", view.Spec.OAuth)
+	}
+	// Saved again with the secret kept: still there.
+	if _, err := svc.SaveServer("linear", view.Spec); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := kv.Get(mcpconfig.KeychainEntry("linear", mcpconfig.OAuthPair, mcpconfig.OAuthClientSecret)); v != secret {
+		t.Fatalf("after a save that kept it, the keychain holds %q", v)
+	}
+	if err := p.RemoveServer("linear"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kv.Get(mcpconfig.KeychainEntry("linear", mcpconfig.OAuthPair, mcpconfig.OAuthClientSecret)); err == nil {
+		t.Error("the client secret outlived its server")
+	}
+	if strings.Contains(logged.String(), secret) {
+		t.Error("the log holds the client secret")
 	}
 }

@@ -80,8 +80,11 @@ func resolveKeychain(store SecretStore, server string, kind mcpconfig.PairKind, 
 
 // pairsOf returns the env or header map of srv.
 func pairsOf(srv mcpconfig.Server, kind mcpconfig.PairKind) map[string]string {
-	if kind == mcpconfig.HeaderPair {
+	switch kind {
+	case mcpconfig.HeaderPair:
 		return srv.Headers
+	case mcpconfig.OAuthPair:
+		return srv.OAuth
 	}
 	return srv.Env
 }

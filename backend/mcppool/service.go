@@ -168,6 +168,8 @@ func specFromConfig(c mcpconfig.Server) ServerSpec {
 		Cwd:             c.Cwd,
 		URL:             c.URL,
 		Headers:         withheld(c.ID, mcpconfig.HeaderPair, c.Headers),
+		Auth:            c.Auth,
+		OAuth:           withheld(c.ID, mcpconfig.OAuthPair, c.OAuth),
 		Enabled:         isEnabled(c),
 		TimeoutMs:       c.TimeoutMs,
 		MaxConcurrency:  c.MaxConcurrency,
@@ -211,11 +213,15 @@ func configFromSpec(spec ServerSpec, prev mcpconfig.Server, store SecretStore) (
 	if err != nil {
 		return mcpconfig.Server{}, nil, err
 	}
+	oauthSet, err := m.merge(mcpconfig.OAuthPair, slices.DeleteFunc(slices.Clone(spec.OAuth), func(p SecretPair) bool { return p.Value == "" && !p.Keep }))
+	if err != nil {
+		return mcpconfig.Server{}, nil, err
+	}
 	srv = prev
 	srv.ID = spec.ID
 	srv.Type = spec.Type
 	srv.Command, srv.Args, srv.Env, srv.Cwd = "", nil, nil, ""
-	srv.URL, srv.Headers = "", nil
+	srv.URL, srv.Headers, srv.Auth, srv.OAuth = "", nil, "", nil
 	switch srv.Type {
 	case mcpconfig.Stdio:
 		srv.Command, srv.Args, srv.Env, srv.Cwd = spec.Command, slices.Clone(spec.Args), env, spec.Cwd
@@ -224,8 +230,9 @@ func configFromSpec(spec ServerSpec, prev mcpconfig.Server, store SecretStore) (
 			srv.Type = ""
 		}
 		m.drop(mcpconfig.HeaderPair)
+		m.drop(mcpconfig.OAuthPair)
 	case mcpconfig.HTTP, mcpconfig.SSE:
-		srv.URL, srv.Headers = spec.URL, headers
+		srv.URL, srv.Headers, srv.Auth, srv.OAuth = spec.URL, headers, spec.Auth, oauthSet
 		m.drop(mcpconfig.EnvPair)
 	default:
 		return mcpconfig.Server{}, nil, usererr.New(usererr.FormBadTransport, usererr.Params{"server": spec.ID, "type": spec.Type})

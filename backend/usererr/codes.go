@@ -81,45 +81,49 @@ const (
 	// A configuration file's problems (mcpconfig.Error), shown beside
 	// file:line:col. {kind} is one of object, array, string, boolean,
 	// null, number, nothing.
-	ConfigCommentNotClosed   Code = "config.commentNotClosed"
-	ConfigMoreProblems       Code = "config.moreProblems"
-	ConfigNoServers          Code = "config.noServers"
-	ConfigRootNotObject      Code = "config.rootNotObject"
-	ConfigServersNotObject   Code = "config.serversNotObject"
-	ConfigTooManyServers     Code = "config.tooManyServers"
-	ConfigServerTwice        Code = "config.serverTwice"
-	ConfigServerNotObject    Code = "config.serverNotObject"
-	ConfigKeyTwice           Code = "config.keyTwice"
-	ConfigNotString          Code = "config.notString"
-	ConfigNotStringArray     Code = "config.notStringArray"
-	ConfigItemNotString      Code = "config.itemNotString"
-	ConfigNotStringMap       Code = "config.notStringMap"
-	ConfigValueNotString     Code = "config.valueNotString"
-	ConfigNotBoolean         Code = "config.notBoolean"
-	ConfigNumberTooLarge     Code = "config.numberTooLarge"
-	ConfigNotWholeNumber     Code = "config.notWholeNumber"
-	ConfigNotNumber          Code = "config.notNumber"
-	ConfigBadID              Code = "config.badId"
-	ConfigBadType            Code = "config.badType"
-	ConfigCommandAndURL      Code = "config.commandAndUrl"
-	ConfigNoCommand          Code = "config.noCommand"
-	ConfigNoURL              Code = "config.noUrl"
-	ConfigBadURL             Code = "config.badUrl"
-	ConfigURLUnparsable      Code = "config.urlUnparsable"
-	ConfigNulInCommand       Code = "config.nulInCommand"
-	ConfigNulInArg           Code = "config.nulInArg"
-	ConfigBadEnvName         Code = "config.badEnvName"
-	ConfigNulInEnv           Code = "config.nulInEnv"
-	ConfigBadHeaderName      Code = "config.badHeaderName"
-	ConfigHeaderLineBreak    Code = "config.headerLineBreak"
-	ConfigTimeoutNegative    Code = "config.timeoutNegative"
-	ConfigTimeoutTooLarge    Code = "config.timeoutTooLarge"
-	ConfigConcurrencyNeg     Code = "config.concurrencyNegative"
-	ConfigMessageSizeRange   Code = "config.messageSizeRange"
-	ConfigEmptyToolName      Code = "config.emptyToolName"
-	ConfigRootNotAbsolute    Code = "config.rootNotAbsolute"
-	ConfigBadProtocolVersion Code = "config.badProtocolVersion"
-	ConfigUnknownField       Code = "config.unknownField"
+	ConfigCommentNotClosed     Code = "config.commentNotClosed"
+	ConfigMoreProblems         Code = "config.moreProblems"
+	ConfigNoServers            Code = "config.noServers"
+	ConfigRootNotObject        Code = "config.rootNotObject"
+	ConfigServersNotObject     Code = "config.serversNotObject"
+	ConfigTooManyServers       Code = "config.tooManyServers"
+	ConfigServerTwice          Code = "config.serverTwice"
+	ConfigServerNotObject      Code = "config.serverNotObject"
+	ConfigKeyTwice             Code = "config.keyTwice"
+	ConfigNotString            Code = "config.notString"
+	ConfigNotStringArray       Code = "config.notStringArray"
+	ConfigItemNotString        Code = "config.itemNotString"
+	ConfigNotStringMap         Code = "config.notStringMap"
+	ConfigValueNotString       Code = "config.valueNotString"
+	ConfigNotBoolean           Code = "config.notBoolean"
+	ConfigNumberTooLarge       Code = "config.numberTooLarge"
+	ConfigNotWholeNumber       Code = "config.notWholeNumber"
+	ConfigNotNumber            Code = "config.notNumber"
+	ConfigBadID                Code = "config.badId"
+	ConfigBadType              Code = "config.badType"
+	ConfigCommandAndURL        Code = "config.commandAndUrl"
+	ConfigNoCommand            Code = "config.noCommand"
+	ConfigNoURL                Code = "config.noUrl"
+	ConfigBadURL               Code = "config.badUrl"
+	ConfigURLUnparsable        Code = "config.urlUnparsable"
+	ConfigNulInCommand         Code = "config.nulInCommand"
+	ConfigNulInArg             Code = "config.nulInArg"
+	ConfigBadEnvName           Code = "config.badEnvName"
+	ConfigNulInEnv             Code = "config.nulInEnv"
+	ConfigBadHeaderName        Code = "config.badHeaderName"
+	ConfigHeaderLineBreak      Code = "config.headerLineBreak"
+	ConfigTimeoutNegative      Code = "config.timeoutNegative"
+	ConfigTimeoutTooLarge      Code = "config.timeoutTooLarge"
+	ConfigConcurrencyNeg       Code = "config.concurrencyNegative"
+	ConfigMessageSizeRange     Code = "config.messageSizeRange"
+	ConfigEmptyToolName        Code = "config.emptyToolName"
+	ConfigRootNotAbsolute      Code = "config.rootNotAbsolute"
+	ConfigBadProtocolVersion   Code = "config.badProtocolVersion"
+	ConfigBadAuth              Code = "config.badAuth"
+	ConfigBadOAuthKey          Code = "config.badOAuthKey"
+	ConfigBadOAuthMetadataURL  Code = "config.badOAuthMetadataUrl"
+	ConfigOAuthSecretWithoutID Code = "config.oauthSecretWithoutId"
+	ConfigUnknownField         Code = "config.unknownField"
 )
 
 // registry holds every code's English template.
@@ -185,45 +189,49 @@ var registry = map[Code]string{
 	ImportHasErrors:  `server "{server}" has mistakes (see the preview) and cannot be imported; fix the file and open it again`,
 	ImportNoSuchItem: `the file has no server "{server}"`,
 
-	ConfigCommentNotClosed:   `comment is not closed: add */ to end it`,
-	ConfigMoreProblems:       `more problems not shown; fix the ones above first`,
-	ConfigNoServers:          `no MCP servers found: expected a "mcpServers" object (Claude Desktop, Cursor, Windsurf, Cline, MCP Desk) or a "servers" object (VS Code)`,
-	ConfigRootNotObject:      `the file must hold one JSON object with an "mcpServers" object in it, not {kind}`,
-	ConfigServersNotObject:   `must be an object that maps each server id to its settings, not {kind}`,
-	ConfigTooManyServers:     `holds {count} servers; import at most {max} at a time (split the file)`,
-	ConfigServerTwice:        `this server id is used twice (first at {first}); server ids must be unique`,
-	ConfigServerNotObject:    `must be an object with "command" (a local program) or "url" (a remote server), not {kind}`,
-	ConfigKeyTwice:           `key "{key}" appears twice (first at {first}); keep one`,
-	ConfigNotString:          `must be a string, not {kind}`,
-	ConfigNotStringArray:     `must be an array of strings such as ["-y", "some-package"], not {kind}`,
-	ConfigItemNotString:      `item {item} must be a string, not {kind}`,
-	ConfigNotStringMap:       `must be an object of names and string values, not {kind}`,
-	ConfigValueNotString:     `the value of "{name}" must be a string, not {kind}`,
-	ConfigNotBoolean:         `must be true or false, not {kind}`,
-	ConfigNumberTooLarge:     `{value} is too large`,
-	ConfigNotWholeNumber:     `must be a whole number, not {value}`,
-	ConfigNotNumber:          `must be a number, not {kind}`,
-	ConfigBadID:              `invalid server id: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
-	ConfigBadType:            `must be stdio, http or sse, not "{type}"`,
-	ConfigCommandAndURL:      `set either "command" (to start a local program) or "url" (to connect to a remote server), not both`,
-	ConfigNoCommand:          `missing: a stdio server needs "command", the program to start`,
-	ConfigNoURL:              `missing: "type" is "{type}", so the server needs "url", the address to connect to`,
-	ConfigBadURL:             `must be an http:// or https:// URL with a host, such as "https://example.com/mcp", not "{url}"`,
-	ConfigURLUnparsable:      `must be an http:// or https:// URL with a host`,
-	ConfigNulInCommand:       `must not contain a NUL character`,
-	ConfigNulInArg:           `item {item} must not contain a NUL character`,
-	ConfigBadEnvName:         `variable name "{name}" is not valid: it must not be empty or contain '='`,
-	ConfigNulInEnv:           `the value of "{name}" must not contain a NUL character`,
-	ConfigBadHeaderName:      `"{name}" is not a valid HTTP header name (letters, digits and !#$%&'*+-.^_|~ only)`,
-	ConfigHeaderLineBreak:    `the value of header "{name}" must not contain line breaks`,
-	ConfigTimeoutNegative:    `must not be negative, not {value} (leave it out for the default, {default})`,
-	ConfigTimeoutTooLarge:    `must be at most {max} (about 24 days), not {value}`,
-	ConfigConcurrencyNeg:     `must not be negative, not {value} (leave it out for the default, {default})`,
-	ConfigMessageSizeRange:   `must be a size in bytes from {min} (64 KB) to {max} (1 GB), not {value}`,
-	ConfigEmptyToolName:      `item {item} is empty; list tool names`,
-	ConfigRootNotAbsolute:    `item {item} must be an absolute folder path, not "{root}"`,
-	ConfigBadProtocolVersion: `must be a protocol revision such as "2025-11-25", not "{value}"`,
-	ConfigUnknownField:       `unknown field; did you mean "{suggestion}"? (names are case-sensitive)`,
+	ConfigCommentNotClosed:     `comment is not closed: add */ to end it`,
+	ConfigMoreProblems:         `more problems not shown; fix the ones above first`,
+	ConfigNoServers:            `no MCP servers found: expected a "mcpServers" object (Claude Desktop, Cursor, Windsurf, Cline, MCP Desk) or a "servers" object (VS Code)`,
+	ConfigRootNotObject:        `the file must hold one JSON object with an "mcpServers" object in it, not {kind}`,
+	ConfigServersNotObject:     `must be an object that maps each server id to its settings, not {kind}`,
+	ConfigTooManyServers:       `holds {count} servers; import at most {max} at a time (split the file)`,
+	ConfigServerTwice:          `this server id is used twice (first at {first}); server ids must be unique`,
+	ConfigServerNotObject:      `must be an object with "command" (a local program) or "url" (a remote server), not {kind}`,
+	ConfigKeyTwice:             `key "{key}" appears twice (first at {first}); keep one`,
+	ConfigNotString:            `must be a string, not {kind}`,
+	ConfigNotStringArray:       `must be an array of strings such as ["-y", "some-package"], not {kind}`,
+	ConfigItemNotString:        `item {item} must be a string, not {kind}`,
+	ConfigNotStringMap:         `must be an object of names and string values, not {kind}`,
+	ConfigValueNotString:       `the value of "{name}" must be a string, not {kind}`,
+	ConfigNotBoolean:           `must be true or false, not {kind}`,
+	ConfigNumberTooLarge:       `{value} is too large`,
+	ConfigNotWholeNumber:       `must be a whole number, not {value}`,
+	ConfigNotNumber:            `must be a number, not {kind}`,
+	ConfigBadID:                `invalid server id: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+	ConfigBadType:              `must be stdio, http or sse, not "{type}"`,
+	ConfigCommandAndURL:        `set either "command" (to start a local program) or "url" (to connect to a remote server), not both`,
+	ConfigNoCommand:            `missing: a stdio server needs "command", the program to start`,
+	ConfigNoURL:                `missing: "type" is "{type}", so the server needs "url", the address to connect to`,
+	ConfigBadURL:               `must be an http:// or https:// URL with a host, such as "https://example.com/mcp", not "{url}"`,
+	ConfigURLUnparsable:        `must be an http:// or https:// URL with a host`,
+	ConfigNulInCommand:         `must not contain a NUL character`,
+	ConfigNulInArg:             `item {item} must not contain a NUL character`,
+	ConfigBadEnvName:           `variable name "{name}" is not valid: it must not be empty or contain '='`,
+	ConfigNulInEnv:             `the value of "{name}" must not contain a NUL character`,
+	ConfigBadHeaderName:        `"{name}" is not a valid HTTP header name (letters, digits and !#$%&'*+-.^_|~ only)`,
+	ConfigHeaderLineBreak:      `the value of header "{name}" must not contain line breaks`,
+	ConfigTimeoutNegative:      `must not be negative, not {value} (leave it out for the default, {default})`,
+	ConfigTimeoutTooLarge:      `must be at most {max} (about 24 days), not {value}`,
+	ConfigConcurrencyNeg:       `must not be negative, not {value} (leave it out for the default, {default})`,
+	ConfigMessageSizeRange:     `must be a size in bytes from {min} (64 KB) to {max} (1 GB), not {value}`,
+	ConfigEmptyToolName:        `item {item} is empty; list tool names`,
+	ConfigRootNotAbsolute:      `item {item} must be an absolute folder path, not "{root}"`,
+	ConfigBadProtocolVersion:   `must be a protocol revision such as "2025-11-25", not "{value}"`,
+	ConfigBadAuth:              `must be "oauth" or "none", not "{value}"`,
+	ConfigBadOAuthKey:          `"{name}" is not an OAuth setting (clientId, clientSecret, scopes, clientMetadataUrl)`,
+	ConfigBadOAuthMetadataURL:  `clientMetadataUrl must be an https:// URL, not "{value}"`,
+	ConfigOAuthSecretWithoutID: `a clientSecret needs its clientId`,
+	ConfigUnknownField:         `unknown field; did you mean "{suggestion}"? (names are case-sensitive)`,
 }
 
 // Codes returns every registered code, sorted.

@@ -1541,6 +1541,8 @@ export namespace mcppool {
 	    cwd: string;
 	    url: string;
 	    headers: SecretPair[];
+	    auth: ''|'oauth'|'none';
+	    oauth: SecretPair[];
 	    enabled: boolean;
 	    timeoutMs: number;
 	    maxConcurrency: number;
@@ -1562,6 +1564,8 @@ export namespace mcppool {
 	        this.cwd = source["cwd"];
 	        this.url = source["url"];
 	        this.headers = this.convertValues(source["headers"], SecretPair);
+	        this.auth = source["auth"];
+	        this.oauth = this.convertValues(source["oauth"], SecretPair);
 	        this.enabled = source["enabled"];
 	        this.timeoutMs = source["timeoutMs"];
 	        this.maxConcurrency = source["maxConcurrency"];

@@ -109,6 +109,8 @@ export function spec(p: Partial<ServerSpec> & { id: string }): ServerSpec {
     cwd: '',
     url: '',
     headers: [],
+    auth: '',
+    oauth: [],
     enabled: true,
     timeoutMs: 0,
     maxConcurrency: 0,

@@ -1370,6 +1370,16 @@ export interface ServerSpec {
   cwd: string;
   url: string;
   headers: SecretPair[];
+  /**
+   * Auth is how a remote server is authorized: "oauth" (sign in when it
+   * asks; also "") or "none" (the headers alone).
+   */
+  auth: ''|'oauth'|'none';
+  /**
+   * OAuth are the sign-in settings: clientId, clientSecret (a secret,
+   * kept in the keychain), scopes, clientMetadataUrl.
+   */
+  oauth: SecretPair[];
   enabled: boolean;
   timeoutMs: number;
   maxConcurrency: number;

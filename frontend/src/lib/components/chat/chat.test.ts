@@ -475,7 +475,7 @@ describe('Chat: conversations', () => {
   it('saves the model, tools and settings of a conversation', async () => {
     const r = await openChat({
       chat: seeded,
-      servers: [{ id: 'everything', type: 'stdio', command: 'npx', args: [], env: [], cwd: '', url: '', headers: [], enabled: true, timeoutMs: 0, maxConcurrency: 0, maxMessageBytes: 0, protocolVersion: '' }],
+      servers: [{ id: 'everything', type: 'stdio', command: 'npx', args: [], env: [], cwd: '', url: '', headers: [], auth: '', oauth: [], enabled: true, timeoutMs: 0, maxConcurrency: 0, maxMessageBytes: 0, protocolVersion: '' }],
     });
     r.fake.chat.tools = [{ name: 'everything__echo', server: 'everything', tool: 'echo', title: '', description: 'Echo', annotations: {} }];
     await r.user.click(await screen.findByText('Fruit'));

@@ -101,6 +101,25 @@ export interface FormModel {
   protocol: string;
   enabled: boolean;
   roots: ArgRow[];
+  /**
+   * auth is how a remote server is authorized: oauth signs in when it asks
+   * (the client registers itself); client signs in with a client the user
+   * registered (oauthClientId, oauthSecret); none sends the headers alone
+   * (a static token: an Authorization header, kept in the keychain).
+   */
+  auth: AuthMode;
+  oauthClientId: string;
+  /** The client secret: a one-row pair, so it is kept and replaced as headers are. */
+  oauthSecret: PairRow;
+  oauthScopes: string;
+  oauthMetadataUrl: string;
+}
+
+export type AuthMode = 'oauth' | 'client' | 'none';
+
+/** oauthSettings reads a spec's oauth pairs by key. */
+function oauthSettings(spec: ServerSpec | null): Map<string, SecretPair> {
+  return new Map((spec?.oauth ?? []).map((p) => [p.key, p]));
 }
 
 export function modelFrom(spec: ServerSpec | null): FormModel {
@@ -120,7 +139,40 @@ export function modelFrom(spec: ServerSpec | null): FormModel {
     protocol: spec?.protocolVersion ?? '',
     enabled: spec?.enabled ?? true,
     roots: argRows(spec?.roots ?? []),
+    ...authFrom(spec),
   };
+}
+
+function authFrom(spec: ServerSpec | null): Pick<FormModel, 'auth' | 'oauthClientId' | 'oauthSecret' | 'oauthScopes' | 'oauthMetadataUrl'> {
+  const o = oauthSettings(spec);
+  const clientId = o.get('clientId')?.value ?? '';
+  const secret = o.get('clientSecret');
+  return {
+    auth: spec?.auth === 'none' ? 'none' : clientId ? 'client' : 'oauth',
+    oauthClientId: clientId,
+    oauthSecret: secret ? { ...pairRows([secret])[0], secret: true, secretSet: true } : { ...emptyPair(), key: 'clientSecret', secret: true, secretSet: true },
+    oauthScopes: o.get('scopes')?.value ?? '',
+    oauthMetadataUrl: o.get('clientMetadataUrl')?.value ?? '',
+  };
+}
+
+/** hasAuthorizationHeader: the headers carry their own Authorization, which replaces any sign-in (as Go sends it). */
+export function hasAuthorizationHeader(m: FormModel): boolean {
+  return m.headers.some((h) => h.key.trim().toLowerCase() === 'authorization' && (h.value !== '' || h.keep));
+}
+
+/** authOf is the auth and oauth settings of the spec to save. */
+function authOf(m: FormModel): Pick<ServerSpec, 'auth' | 'oauth'> {
+  if (m.type === 'stdio') return { auth: '', oauth: [] };
+  if (m.auth === 'none' || hasAuthorizationHeader(m)) return { auth: 'none', oauth: [] };
+  const plain = (key: string, value: string): SecretPair[] => (value.trim() ? [{ key, value: value.trim(), keep: false, secret: false }] : []);
+  const oauth = [...plain('scopes', m.oauthScopes), ...plain('clientMetadataUrl', m.oauthMetadataUrl)];
+  if (m.auth === 'client') {
+    oauth.unshift(...plain('clientId', m.oauthClientId));
+    const s = m.oauthSecret;
+    if (s.keep || s.value) oauth.push({ key: 'clientSecret', value: s.keep ? '' : s.value, keep: s.keep, secret: true });
+  }
+  return { auth: 'oauth', oauth };
 }
 
 // rootsOf sends the roots only when there are some, so specs without roots
@@ -147,6 +199,7 @@ export function specFrom(m: FormModel): ServerSpec {
     maxConcurrency: m.concurrency.trim() ? Number(m.concurrency) : 0,
     maxMessageBytes: m.maxMessage.trim() ? Math.round(Number(m.maxMessage) * MIB) : 0,
     protocolVersion: m.protocol,
+    ...authOf(m),
     ...rootsOf(m),
   };
 }

@@ -46,6 +46,8 @@ describe('Server form', () => {
         cwd: '',
         url: '',
         headers: [],
+        auth: '',
+        oauth: [],
         enabled: true,
         timeoutMs: 0,
         maxConcurrency: 0,
@@ -159,6 +161,9 @@ describe('Server form', () => {
         cwd: '',
         url: 'https://api.example.com/mcp',
         headers: [{ key: 'Authorization', value: 'Bearer abc', keep: false, secret: true }],
+        // Its own Authorization header: no sign-in.
+        auth: 'none',
+        oauth: [],
         enabled: false,
         timeoutMs: 30000,
         maxConcurrency: 2,
