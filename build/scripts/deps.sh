@@ -31,7 +31,7 @@ export PATH="$tools/go/bin:$tools/node/node_modules/node-linux-$(dpkg --print-ar
 
 pkgs=(make git ca-certificates curl unzip pkg-config gcc libc6-dev libgtk-3-dev libwebkit2gtk-4.1-dev)
 if [ "$what" = test ]; then
-  pkgs+=(xvfb xauth dbus-x11 gnome-keyring chromium fonts-dejavu-core fonts-noto-cjk imagemagick xdotool procps)
+  pkgs+=(xvfb xauth dbus-x11 gnome-keyring chromium fonts-dejavu-core fonts-noto-cjk imagemagick xdotool procps iproute2)
 fi
 
 sudo=""

@@ -64,6 +64,16 @@ if [ "$colours" -lt 50 ] || awk "BEGIN{exit !($stddev < 0.02)}"; then
   echo "window-check: the window looks blank"
   exit 1
 fi
+# The app opens no port of its own (issue 14: the OAuth loopback listens
+# only while a sign-in waits): nothing it or its WebKit processes hold
+# listens, TCP or UDP.
+listening=""
+for p in "$pid" $(pgrep -P "$pid" || true); do
+  [ "$(cat /proc/"$p"/comm 2>/dev/null)" = testserver ] && continue
+  listening+=$(ss -ltnupH 2>/dev/null | grep -E "pid=$p[,)]" || true)
+done
+if [ -n "$listening" ]; then echo "window-check: the app listens: $listening"; exit 1; fi
+echo "window-check: the app listens on no port"
 kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
 if pgrep -f "$work/testserver" >/dev/null; then
   echo "window-check: an MCP server survived the app's exit"; exit 1
@@ -246,4 +256,4 @@ fi
 cp "$work/chat.png" "$shot"
 kill "$pid"; pid=""
 wait "$session" 2>/dev/null || true
-echo "window-check: 7 passed, 0 failed"
+echo "window-check: 8 passed, 0 failed"
