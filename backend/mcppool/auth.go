@@ -121,7 +121,15 @@ func (p *Pool) authorizer(srv mcpconfig.Server, base http.RoundTripper) http.Rou
 	}
 	return &needsSignIn{
 		inner: &oauth.Transport{Base: base, OAuth: p.oauthClient(base, srv), Options: o},
-		mark:  func(ch oauth.Challenge) { p.signIns.mark(id, ch) },
+		mark: func(ch oauth.Challenge) {
+			p.signIns.mark(id, ch)
+			// A connected server whose sign-in ended (a refresh refused, a
+			// token revoked): reconnect, so its row says it needs a sign-in
+			// instead of failing call after call while looking connected.
+			if c := p.conn(id); c != nil && c.snapshot().State == events.StateConnected {
+				c.requestRestart()
+			}
+		},
 	}
 }
 
