@@ -101,10 +101,11 @@ type SignInStepPayload struct {
 	Attempt int    `json:"attempt"`
 	Seq     int    `json:"seq"`
 	Step    string `json:"step" ts_type:"'unauthorized'|'resource-metadata'|'server-metadata'|'client'|'authorize'|'callback'|'token'|'request'|'refresh'|'revoke'|(string & {})"`
-	Status  string `json:"status" ts_type:"'ok'|'failed'|'info'"`
-	Title   string `json:"title"`
-	Rule    string `json:"rule"`
-	Detail  string `json:"detail"`
+	// Status "waiting": a step-by-step sign-in waits for Continue before Step.
+	Status string `json:"status" ts_type:"'ok'|'failed'|'info'|'waiting'"`
+	Title  string `json:"title"`
+	Rule   string `json:"rule"`
+	Detail string `json:"detail"`
 	// HTTP is the exchange of this step, when it made one.
 	HTTP *SignInHTTP `json:"http,omitempty"`
 }

@@ -194,9 +194,9 @@ func (p *Pool) signInStatus(id string) *events.SignInStatus {
 }
 
 // SignIn signs in to a remote server in the system browser and reconnects
-// it. obs receives each step (the OAuth debugger); ctx bounds the wait for
-// the browser.
-func (p *Pool) SignIn(ctx context.Context, id string, obs oauth.Observer) error {
+// it. obs receives each step (the OAuth debugger); pause, when set, waits
+// before each step (step by step); ctx bounds the wait for the browser.
+func (p *Pool) SignIn(ctx context.Context, id string, obs oauth.Observer, pause ...func(ctx context.Context, next string) error) error {
 	c := p.conn(id)
 	if c == nil {
 		return unknownServer(id)
@@ -218,6 +218,9 @@ func (p *Pool) SignIn(ctx context.Context, id string, obs oauth.Observer) error 
 		return err
 	}
 	o.Challenge, o.Observer, o.Authorizer = ch, obs, oauth.Loopback{Open: p.opts.SignIn.Open}
+	if len(pause) > 0 {
+		o.Pause = pause[0]
+	}
 	// A new sign-in replaces the old one.
 	_ = cl.Store.DeleteTokens(tokenKey(id))
 	if _, err := cl.SignIn(ctx, o); err != nil {

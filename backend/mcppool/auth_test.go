@@ -293,3 +293,48 @@ func TestOAuthClientSecretGoesToTheKeychain(t *testing.T) {
 		t.Error("the log holds the client secret")
 	}
 }
+
+// TestSignInStepByStep: the debugger's step by step waits before each
+// step until Continue, and says which step waits.
+func TestSignInStepByStep(t *testing.T) {
+	as := oauthServer(t, oauthtest.Options{})
+	var opened []string
+	path := filepath.Join(t.TempDir(), "mcp.config.json")
+	if err := mcpconfig.WriteFile(path, &mcpconfig.Config{Servers: []mcpconfig.Server{{ID: "s", Type: mcpconfig.HTTP, URL: as.MCPURL()}}}); err != nil {
+		t.Fatal(err)
+	}
+	em := newRecordingEmitter()
+	p := New(Options{ConfigPath: path, Env: testEnv(), Emitter: em, Secrets: secrets.NewMemory(), SignIn: SignInOptions{Open: browser(t, &opened)}})
+	if err := p.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	svc := NewService(p, nil)
+	waitState(t, p, "s", events.StateNeedsSignIn, 10*time.Second)
+
+	done := make(chan error, 1)
+	go func() { done <- svc.SignInStepByStep("s") }()
+	waiting := func() []string {
+		var out []string
+		for _, r := range em.all() {
+			if st, ok := r.payload.(events.SignInStepPayload); ok && st.Status == "waiting" {
+				out = append(out, st.Step)
+			}
+		}
+		return out
+	}
+	for want := 1; want <= 5; want++ {
+		waitFor(t, 5*time.Second, "a waiting step", func() bool { return len(waiting()) >= want })
+		if want == 4 && len(as.Seen("/authorize")) != 0 {
+			t.Fatal("the authorization request ran before Continue")
+		}
+		svc.ContinueSignIn("s")
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("step by step: %v", err)
+	}
+	if got := strings.Join(waiting(), ","); got != "resource-metadata,server-metadata,client,authorize,token" {
+		t.Errorf("waited before %s", got)
+	}
+	waitState(t, p, "s", events.StateConnected, 10*time.Second)
+}

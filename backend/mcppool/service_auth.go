@@ -18,6 +18,8 @@ type signInRuns struct {
 	mu      sync.Mutex
 	attempt int
 	cancel  map[string]context.CancelFunc
+	// next lets a step-by-step sign-in's waiting step run.
+	next map[string]chan struct{}
 }
 
 // SignIn signs in to a remote server that asked for it: the system
@@ -25,7 +27,27 @@ type signInRuns struct {
 // the server reconnects. Each step is sent as an mcp:sign-in-step event
 // (the OAuth debugger). A new SignIn for the same server replaces one
 // still waiting; CancelSignIn stops it.
-func (s *MCPPool) SignIn(id string) error {
+func (s *MCPPool) SignIn(id string) error { return s.signIn(id, false) }
+
+// SignInStepByStep runs the sign-in as SignIn does, but waits before each
+// step (an mcp:sign-in-step event with status "waiting" names it) until
+// ContinueSignIn: the OAuth debugger's step by step.
+func (s *MCPPool) SignInStepByStep(id string) error { return s.signIn(id, true) }
+
+// ContinueSignIn lets the waiting step of a step-by-step sign-in run.
+func (s *MCPPool) ContinueSignIn(id string) {
+	s.runs.mu.Lock()
+	next := s.runs.next[id]
+	s.runs.mu.Unlock()
+	if next != nil {
+		select {
+		case next <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (s *MCPPool) signIn(id string, stepwise bool) error {
 	ctx, cancel := context.WithTimeout(s.pool.context(), signInWait)
 	defer cancel()
 	s.runs.mu.Lock()
@@ -33,26 +55,44 @@ func (s *MCPPool) SignIn(id string) error {
 		prev()
 	}
 	if s.runs.cancel == nil {
-		s.runs.cancel = map[string]context.CancelFunc{}
+		s.runs.cancel, s.runs.next = map[string]context.CancelFunc{}, map[string]chan struct{}{}
 	}
 	s.runs.cancel[id] = cancel
+	next := make(chan struct{}, 1)
+	s.runs.next[id] = next
 	s.runs.attempt++
 	attempt := s.runs.attempt
 	s.runs.mu.Unlock()
 	defer func() {
 		s.runs.mu.Lock()
-		delete(s.runs.cancel, id)
+		if s.runs.next[id] == next {
+			delete(s.runs.cancel, id)
+			delete(s.runs.next, id)
+		}
 		s.runs.mu.Unlock()
 	}()
 	seq := 0
 	var mu sync.Mutex
-	return s.pool.SignIn(ctx, id, func(e oauth.Event) {
+	emit := func(e oauth.Event) {
 		mu.Lock()
 		seq++
 		n := seq
 		mu.Unlock()
 		s.pool.emit.Emit(events.SignInStep, stepPayload(id, attempt, n, e))
-	})
+	}
+	var pause func(ctx context.Context, step string) error
+	if stepwise {
+		pause = func(ctx context.Context, step string) error {
+			emit(oauth.Event{Step: step, Status: "waiting", Title: "Next: " + step + " — press Continue"})
+			select {
+			case <-next:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
+	return s.pool.SignIn(ctx, id, emit, pause)
 }
 
 // CancelSignIn stops waiting for a sign-in in the browser.

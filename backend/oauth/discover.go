@@ -87,6 +87,20 @@ func (c *Client) Discover(ctx context.Context, serverURL string, ch Challenge, o
 type flowEnv struct {
 	hc  *http.Client
 	obs Observer
+	// pause, when set, is called before each step (the debugger's step
+	// by step); its error stops the sign-in.
+	pause func(ctx context.Context, next string) error
+}
+
+// before waits, in step-by-step mode, until the user lets step run.
+func (f *flowEnv) before(ctx context.Context, step string) error {
+	if f.pause == nil {
+		return nil
+	}
+	if err := f.pause(ctx, step); err != nil {
+		return fail(step, err, "the sign-in was stopped before this step")
+	}
+	return nil
 }
 
 func (f *flowEnv) discover(ctx context.Context, serverURL string, ch Challenge) (*Discovery, error) {
@@ -97,6 +111,9 @@ func (f *flowEnv) discover(ctx context.Context, serverURL string, ch Challenge) 
 	d := &Discovery{ServerURL: canon, ResourceIndicator: canon, Challenge: ch}
 	su, _ := url.Parse(canon)
 
+	if err := f.before(ctx, StepResource); err != nil {
+		return nil, err
+	}
 	// 1. Protected-resource metadata: the challenge's URL, then the
 	// path-aware and the root well-known URLs.
 	var candidates []string
@@ -146,6 +163,9 @@ func (f *flowEnv) discover(ctx context.Context, serverURL string, ch Challenge) 
 	}
 
 	// 2. Authorization-server metadata.
+	if err := f.before(ctx, StepServer); err != nil {
+		return nil, err
+	}
 	m, urls, err := f.serverMetadata(ctx, issuer)
 	if err != nil {
 		return nil, err

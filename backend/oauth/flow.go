@@ -86,11 +86,14 @@ type SignIn struct {
 	Granted    []string
 	Authorizer Authorizer
 	Observer   Observer
+	// Pause, when set, is called before each step with the step's name
+	// and waits until the step may run (the debugger's step by step).
+	Pause func(ctx context.Context, next string) error
 }
 
 // SignIn runs the whole flow and stores the tokens under o.Key.
 func (c *Client) SignIn(ctx context.Context, o SignIn) (*Tokens, error) {
-	f := &flowEnv{hc: c.httpClient(), obs: o.Observer}
+	f := &flowEnv{hc: c.httpClient(), obs: o.Observer, pause: o.Pause}
 	if o.Challenge != (Challenge{}) {
 		f.obs.emit(Event{Step: StepUnauthorized, Status: "info", Title: "The server asked for authorization", Rule: "MCP authorization §Authorization Server Discovery: a 401 with WWW-Authenticate starts the flow",
 			Detail: challengeText(o.Challenge)})
@@ -113,6 +116,9 @@ func (c *Client) SignIn(ctx context.Context, o SignIn) (*Tokens, error) {
 		return nil, err
 	}
 
+	if err := f.before(ctx, StepAuthorize); err != nil {
+		return nil, err
+	}
 	// The authorization request: PKCE S256, state, resource, scope.
 	verifier := oauth2.GenerateVerifier()
 	state := randomString()
@@ -132,6 +138,9 @@ func (c *Client) SignIn(ctx context.Context, o SignIn) (*Tokens, error) {
 	}
 	f.obs.emit(Event{Step: StepCallback, Status: "ok", Title: "Authorization code received", Rule: "state matches; iss checked (RFC 9207)"})
 
+	if err := f.before(ctx, StepToken); err != nil {
+		return nil, err
+	}
 	// The token request.
 	tctx := context.WithValue(ctx, oauth2.HTTPClient, recording(f, StepToken))
 	tok, err := cfg.Exchange(tctx, code, oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", d.ResourceIndicator))

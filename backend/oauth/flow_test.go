@@ -399,3 +399,38 @@ func TestLoopbackListensOnlyWhileWaiting(t *testing.T) {
 		t.Fatalf("something still listens on %s after the sign-in", u.Host)
 	}
 }
+
+func TestStepByStep(t *testing.T) {
+	srv := oauthtest.New(oauthtest.Options{})
+	defer srv.Close()
+	var asked []string
+	c := &oauth.Client{Store: oauth.NewStore(secrets.NewMemory())}
+	o := oauth.SignIn{Key: "k", ServerURL: srv.MCPURL(), Authorizer: oauth.Direct{}, Pause: func(_ context.Context, next string) error {
+		asked = append(asked, next)
+		// Nothing of a step happens before it is let through.
+		if next == oauth.StepToken && len(srv.Seen("/token")) != 0 {
+			t.Error("the token request ran before its step was let through")
+		}
+		return nil
+	}}
+	if _, err := c.SignIn(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{oauth.StepResource, oauth.StepServer, oauth.StepRegister, oauth.StepAuthorize, oauth.StepToken}
+	if strings.Join(asked, ",") != strings.Join(want, ",") {
+		t.Fatalf("paused before %v, want %v", asked, want)
+	}
+	// Stopped before the authorization: no code is asked for.
+	srv2 := oauthtest.New(oauthtest.Options{})
+	defer srv2.Close()
+	o.ServerURL, o.Key = srv2.MCPURL(), "k2"
+	o.Pause = func(_ context.Context, next string) error {
+		if next == oauth.StepAuthorize {
+			return context.Canceled
+		}
+		return nil
+	}
+	if _, err := c.SignIn(context.Background(), o); err == nil || len(srv2.Seen("/authorize")) != 0 {
+		t.Fatalf("stopped sign-in: %v, %d authorization requests", err, len(srv2.Seen("/authorize")))
+	}
+}

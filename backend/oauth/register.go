@@ -35,6 +35,9 @@ func (c *Client) identity(ctx context.Context, f *flowEnv, d *Discovery, o SignI
 		f.obs.emit(Event{Step: StepRegister, Status: "ok", Title: "Client registered earlier: " + r.ClientID, Rule: "RFC 7591: a registered client is reused with the same authorization server"})
 		return r, nil
 	}
+	if err := f.before(ctx, StepRegister); err != nil {
+		return nil, err
+	}
 	if d.Server.RegistrationEndpoint == "" {
 		msg := "the authorization server offers no dynamic client registration: enter a client ID registered with " + issuer + " in the server's settings"
 		f.obs.emit(Event{Step: StepRegister, Status: "failed", Title: "No way to register", Rule: "MCP authorization §Client Registration", Detail: msg})

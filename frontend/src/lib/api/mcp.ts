@@ -74,6 +74,10 @@ export const saveServerDefaults = (d: PoolDefaults): Promise<PoolDefaults> => ca
  * reconnects, or rejects with why. Each step arrives as mcp:sign-in-step.
  */
 export const signIn = (id: string) => call(() => backend().mcp.SignIn(id));
+/** signInStepByStep signs in as signIn does, waiting before each step for continueSignIn (the OAuth debugger). */
+export const signInStepByStep = (id: string) => call(() => backend().mcp.SignInStepByStep(id));
+/** continueSignIn lets a step-by-step sign-in's waiting step run. */
+export const continueSignIn = (id: string) => call(() => backend().mcp.ContinueSignIn(id));
 /** cancelSignIn stops waiting for the browser. */
 export const cancelSignIn = (id: string) => call(() => backend().mcp.CancelSignIn(id));
 /** signOut revokes the server's tokens where it allows and forgets them. */

@@ -1,5 +1,5 @@
 import { SvelteMap } from 'svelte/reactivity';
-import { cancelSignIn, on, signIn, signOut, type SignInStep } from '../api';
+import { cancelSignIn, continueSignIn, on, signIn, signInStepByStep, signOut, type SignInStep } from '../api';
 
 /**
  * SignIns follows OAuth sign-ins to remote servers (issue 14): which
@@ -37,12 +37,25 @@ export class SignIns {
     return this.#steps.get(server) ?? [];
   }
 
-  /** signIn opens the browser and waits for the user; false when it failed (see error). */
-  async signIn(server: string): Promise<boolean> {
+  /** waiting is the step a step-by-step sign-in waits to run ("" when none). */
+  waiting(server: string): string {
+    if (!this.pending(server)) return '';
+    const last = this.steps(server).at(-1);
+    return last?.status === 'waiting' ? last.step : '';
+  }
+
+  /** continue lets the waiting step run. */
+  continue(server: string): Promise<void> {
+    return continueSignIn(server);
+  }
+
+  /** signIn opens the browser and waits for the user; stepwise waits before each step for continue(). False when it failed (see error). */
+  async signIn(server: string, stepwise = false): Promise<boolean> {
     this.#pending.set(server, true);
     this.#errors.delete(server);
+    this.#steps.delete(server);
     try {
-      await signIn(server);
+      await (stepwise ? signInStepByStep(server) : signIn(server));
       return true;
     } catch (e) {
       this.#errors.set(server, (e as Error).message);

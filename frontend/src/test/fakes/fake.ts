@@ -346,6 +346,38 @@ export class FakeBackend implements Backend {
     for (const fn of [...(this.#listeners.get(name) ?? [])]) fn(payload);
   }
 
+  #continueSignIn = new Map<string, () => void>();
+
+  // #signIn emits the steps of a sign-in (waiting before each one for
+  // ContinueSignIn when stepwise), then reports the server connected.
+  async #signIn(id: string, stepwise: boolean): Promise<void> {
+    if (!this.servers.has(id)) throw `server "${id}" not found`;
+    const steps: Array<[SignInStepPayload['step'], string]> = [
+      ['resource-metadata', 'GET http://127.0.0.1/.well-known/oauth-protected-resource/mcp'],
+      ['server-metadata', 'Authorization server metadata of https://auth.example'],
+      ['client', 'Registered as client-1'],
+      ['authorize', 'Authorization request'],
+      ['callback', 'Authorization code received'],
+      ['token', 'Signed in'],
+    ];
+    let seq = 0;
+    const emit = (step: SignInStepPayload['step'], status: SignInStepPayload['status'], title: string) =>
+      this.emit('mcp:sign-in-step', { server: id, attempt: 1, seq: ++seq, step, status, title, rule: '', detail: '' });
+    for (const [step, title] of steps) {
+      if (stepwise && step !== 'callback') {
+        emit(step, 'waiting', `Next: ${step} — press Continue`);
+        await new Promise<void>((resolve) => this.#continueSignIn.set(id, resolve));
+        this.#continueSignIn.delete(id);
+      }
+      emit(step, 'ok', title);
+    }
+    this.setStatus(id, {
+      state: 'connected',
+      error: undefined,
+      signIn: { signedIn: true, issuer: 'https://auth.example', host: 'auth.example', scope: '', expiresAt: Date.now() + 3600_000, renewable: true, client: 'dynamic' },
+    });
+  }
+
   /** setStatus changes a server's status and emits mcp:server-status. */
   setStatus(id: string, s: Partial<ServerStatus>): void {
     const stored = this.servers.get(id);
@@ -593,23 +625,15 @@ export class FakeBackend implements Backend {
     // server that approves at once: the steps, then connected.
     SignIn: async (id) => {
       this.#record('SignIn', [id]);
-      if (!this.servers.has(id)) throw `server "${id}" not found`;
-      const steps: Array<[SignInStepPayload['step'], string]> = [
-        ['resource-metadata', 'GET http://127.0.0.1/.well-known/oauth-protected-resource/mcp'],
-        ['server-metadata', 'Authorization server metadata of https://auth.example'],
-        ['client', 'Registered as client-1'],
-        ['authorize', 'Authorization request'],
-        ['callback', 'Authorization code received'],
-        ['token', 'Signed in'],
-      ];
-      steps.forEach(([step, title], i) =>
-        this.emit('mcp:sign-in-step', { server: id, attempt: 1, seq: i + 1, step, status: 'ok', title, rule: '', detail: '' }),
-      );
-      this.setStatus(id, {
-        state: 'connected',
-        error: undefined,
-        signIn: { signedIn: true, issuer: 'https://auth.example', host: 'auth.example', scope: '', expiresAt: Date.now() + 3600_000, renewable: true, client: 'dynamic' },
-      });
+      await this.#signIn(id, false);
+    },
+    SignInStepByStep: async (id) => {
+      this.#record('SignInStepByStep', [id]);
+      await this.#signIn(id, true);
+    },
+    ContinueSignIn: async (id) => {
+      this.#record('ContinueSignIn', [id]);
+      this.#continueSignIn.get(id)?.();
     },
     SignOut: async (id) => {
       this.#record('SignOut', [id]);

@@ -24,6 +24,8 @@ export function Complete(arg1:string,arg2:mcppool.CompletionRef,arg3:string,arg4
 
 export function ConfigFile():Promise<string>;
 
+export function ContinueSignIn(arg1:string):Promise<void>;
+
 export function Defaults():Promise<mcppool.PoolDefaults>;
 
 export function DeleteSavedRequest(arg1:number):Promise<void>;
@@ -79,6 +81,8 @@ export function SetLogLevel(arg1:string,arg2:mcp.LoggingLevel):Promise<void>;
 export function SetToolEnabled(arg1:string,arg2:string,arg3:boolean):Promise<mcppool.ToolSelection>;
 
 export function SignIn(arg1:string):Promise<void>;
+
+export function SignInStepByStep(arg1:string):Promise<void>;
 
 export function SignOut(arg1:string):Promise<void>;
 

@@ -38,6 +38,10 @@ export function ConfigFile() {
   return window['go']['mcppool']['MCPPool']['ConfigFile']();
 }
 
+export function ContinueSignIn(arg1) {
+  return window['go']['mcppool']['MCPPool']['ContinueSignIn'](arg1);
+}
+
 export function Defaults() {
   return window['go']['mcppool']['MCPPool']['Defaults']();
 }
@@ -148,6 +152,10 @@ export function SetToolEnabled(arg1, arg2, arg3) {
 
 export function SignIn(arg1) {
   return window['go']['mcppool']['MCPPool']['SignIn'](arg1);
+}
+
+export function SignInStepByStep(arg1) {
+  return window['go']['mcppool']['MCPPool']['SignInStepByStep'](arg1);
 }
 
 export function SignOut(arg1) {

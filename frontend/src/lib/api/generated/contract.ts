@@ -1533,7 +1533,8 @@ export interface SignInStepPayload {
   attempt: number;
   seq: number;
   step: 'unauthorized'|'resource-metadata'|'server-metadata'|'client'|'authorize'|'callback'|'token'|'request'|'refresh'|'revoke'|(string & {});
-  status: 'ok'|'failed'|'info';
+  /** Status "waiting": a step-by-step sign-in waits for Continue before Step. */
+  status: 'ok'|'failed'|'info'|'waiting';
   title: string;
   rule: string;
   detail: string;
@@ -2069,6 +2070,8 @@ export interface MCPPool {
   Complete(server: string, ref: CompletionRef, arg: string, value: string, filled: Record<string, string> | null): Promise<MCP.CompleteResult["completion"]>;
   /** ConfigFile returns the path of mcp.config.json. */
   ConfigFile(): Promise<string>;
+  /** ContinueSignIn lets the waiting step of a step-by-step sign-in run. */
+  ContinueSignIn(id: string): Promise<void>;
   /** Defaults returns the application-wide server defaults (SPEC F1). */
   Defaults(): Promise<PoolDefaults>;
   /** DeleteSavedRequest removes a saved request. */
@@ -2194,6 +2197,12 @@ export interface MCPPool {
    */
   SignIn(id: string): Promise<void>;
   /**
+   * SignInStepByStep runs the sign-in as SignIn does, but waits before each
+   * step (an mcp:sign-in-step event with status "waiting" names it) until
+   * ContinueSignIn: the OAuth debugger's step by step.
+   */
+  SignInStepByStep(id: string): Promise<void>;
+  /**
    * SignOut signs out of a remote server: its tokens are revoked where the
    * server allows and deleted from the keychain.
    */
@@ -2224,6 +2233,7 @@ export function bindMCPPool(call: Call): MCPPool {
     ClearRPCLog: () => call('mcppool', 'MCPPool', 'ClearRPCLog'),
     Complete: (server, ref, arg, value, filled) => call('mcppool', 'MCPPool', 'Complete', server, ref, arg, value, filled),
     ConfigFile: () => call('mcppool', 'MCPPool', 'ConfigFile'),
+    ContinueSignIn: (id) => call('mcppool', 'MCPPool', 'ContinueSignIn', id),
     Defaults: () => call('mcppool', 'MCPPool', 'Defaults'),
     DeleteSavedRequest: (id) => call('mcppool', 'MCPPool', 'DeleteSavedRequest', id),
     DetectConfigs: () => call('mcppool', 'MCPPool', 'DetectConfigs'),
@@ -2252,6 +2262,7 @@ export function bindMCPPool(call: Call): MCPPool {
     SetLogLevel: (server, level) => call('mcppool', 'MCPPool', 'SetLogLevel', server, level),
     SetToolEnabled: (server, tool, enabled) => call('mcppool', 'MCPPool', 'SetToolEnabled', server, tool, enabled),
     SignIn: (id) => call('mcppool', 'MCPPool', 'SignIn', id),
+    SignInStepByStep: (id) => call('mcppool', 'MCPPool', 'SignInStepByStep', id),
     SignOut: (id) => call('mcppool', 'MCPPool', 'SignOut', id),
     SubscribeResource: (server, uri) => call('mcppool', 'MCPPool', 'SubscribeResource', server, uri),
     ToolSelection: (server) => call('mcppool', 'MCPPool', 'ToolSelection', server),

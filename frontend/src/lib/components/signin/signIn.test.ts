@@ -49,4 +49,21 @@ describe('OAuth sign-in (issue 14)', () => {
     const dlg = within(await screen.findByTestId('server-detail'));
     expect(dlg.getByTestId('sign-in-steps-empty')).toHaveTextContent('press Sign in');
   });
+
+  it('the debugger runs the sign-in step by step: each step waits for Continue', async () => {
+    const { fake, user } = renderApp({ servers: [remote] });
+    await screen.findByTestId('server-linear');
+    await user.click(serverRow('linear').getByTestId('server-open'));
+    const dlg = within(await screen.findByTestId('server-detail'));
+    await user.click(dlg.getByTestId('sign-in-stepwise'));
+    expect(fake.callsOf('SignInStepByStep')).toEqual([['linear']]);
+    for (const step of ['resource-metadata', 'server-metadata', 'client', 'authorize', 'token']) {
+      await waitFor(() => expect(dlg.getAllByTestId('sign-in-step').at(-1)?.dataset).toMatchObject({ step, status: 'waiting' }));
+      expect(dlg.queryByTestId('sign-in-run')).toBeNull();
+      await user.click(dlg.getByTestId('sign-in-continue'));
+    }
+    await waitFor(() => expect(dlg.getByTestId('detail-state')).toHaveTextContent('Connected'));
+    expect(dlg.queryByTestId('sign-in-continue')).toBeNull();
+    expect(fake.callsOf('ContinueSignIn')).toHaveLength(5);
+  });
 });
