@@ -139,6 +139,7 @@ type authStatus struct {
 	Server    string `json:"server"`
 	SignedIn  bool   `json:"signedIn"`
 	Issuer    string `json:"issuer,omitempty"`
+	Account   string `json:"account,omitempty"`
 	Scope     string `json:"scope,omitempty"`
 	ExpiresAt string `json:"expiresAt,omitempty"`
 	Renewable bool   `json:"renewable"`
@@ -150,7 +151,7 @@ func statusOf(srv mcpconfig.Server, t *oauth.Tokens) authStatus {
 	if t == nil {
 		return s
 	}
-	s.SignedIn, s.Issuer, s.Scope, s.Renewable, s.Client = true, t.Issuer, t.Scope, t.RefreshToken != "", t.Client.Kind
+	s.SignedIn, s.Issuer, s.Account, s.Scope, s.Renewable, s.Client = true, t.Issuer, t.Account, t.Scope, t.RefreshToken != "", t.Client.Kind
 	if !t.Expiry.IsZero() {
 		s.ExpiresAt = t.Expiry.UTC().Format(time.RFC3339)
 	}

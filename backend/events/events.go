@@ -131,7 +131,9 @@ type SignInStatus struct {
 	// to HOST".
 	Issuer string `json:"issuer"`
 	Host   string `json:"host"`
-	Scope  string `json:"scope"`
+	// Account names who signed in, when the server said ("" otherwise).
+	Account string `json:"account"`
+	Scope   string `json:"scope"`
 	// ExpiresAt is when the access token expires (Unix ms); 0 when the
 	// server gave no lifetime.
 	ExpiresAt int64 `json:"expiresAt"`

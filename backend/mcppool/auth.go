@@ -183,7 +183,7 @@ func (p *Pool) signInStatus(id string) *events.SignInStatus {
 		}
 		return nil
 	}
-	st := &events.SignInStatus{SignedIn: true, Issuer: t.Issuer, Scope: t.Scope, Renewable: t.RefreshToken != "", Client: t.Client.Kind}
+	st := &events.SignInStatus{SignedIn: true, Issuer: t.Issuer, Account: t.Account, Scope: t.Scope, Renewable: t.RefreshToken != "", Client: t.Client.Kind}
 	if u, err := url.Parse(t.Issuer); err == nil {
 		st.Host = u.Host
 	}

@@ -52,7 +52,7 @@ func browser(t *testing.T, opened *[]string) func(string) error {
 }
 
 func TestSignInToARemoteServer(t *testing.T) {
-	as := oauthServer(t, oauthtest.Options{Revocation: true})
+	as := oauthServer(t, oauthtest.Options{Revocation: true, Account: "ada@example.com"})
 	kv := secrets.NewMemory()
 	var opened []string
 	path := filepath.Join(t.TempDir(), "mcp.config.json")
@@ -84,7 +84,7 @@ func TestSignInToARemoteServer(t *testing.T) {
 		t.Fatalf("SignIn: %v", err)
 	}
 	st = waitState(t, p, "guarded", events.StateConnected, 10*time.Second)
-	if len(opened) != 1 || st.SignIn == nil || !st.SignIn.SignedIn || st.SignIn.Issuer != as.Issuer() || st.SignIn.ExpiresAt == 0 || !st.SignIn.Renewable {
+	if len(opened) != 1 || st.SignIn == nil || !st.SignIn.SignedIn || st.SignIn.Issuer != as.Issuer() || st.SignIn.ExpiresAt == 0 || !st.SignIn.Renewable || st.SignIn.Account != "ada@example.com" {
 		t.Fatalf("after signing in: %+v, browser opened %d times", st.SignIn, len(opened))
 	}
 	call := func() (string, error) {

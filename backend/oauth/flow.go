@@ -244,7 +244,37 @@ func fromOAuth2(tok *oauth2.Token, asked []string) *Tokens {
 	} else {
 		t.Scope = scopeString(asked)
 	}
+	if id, ok := tok.Extra("id_token").(string); ok {
+		t.Account = accountOf(id)
+	}
 	return t
+}
+
+// accountOf names the signed-in account from an OpenID ID token's claims
+// (email, preferred_username, name, sub), for "Signed in … as …" only:
+// the token is not verified, so nothing trusts it beyond showing it.
+func accountOf(idToken string) string {
+	parts := strings.Split(idToken, ".")
+	if len(parts) != 3 {
+		return ""
+	}
+	b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[1], "="))
+	if err != nil {
+		return ""
+	}
+	var c map[string]any
+	if json.Unmarshal(b, &c) != nil {
+		return ""
+	}
+	for _, k := range []string{"email", "preferred_username", "name", "sub"} {
+		if v, ok := c[k].(string); ok && v != "" {
+			if len(v) > 200 {
+				v = v[:200]
+			}
+			return v
+		}
+	}
+	return ""
 }
 
 // recording returns an HTTP client that reports each exchange to f's

@@ -106,6 +106,9 @@ type Tokens struct {
 	Resource string `json:"resource,omitempty"`
 	// TokenEndpoint and the client are kept so a refresh needs no discovery.
 	TokenEndpoint string `json:"token_endpoint,omitempty"`
+	// Account names the signed-in user when the server said (an OpenID
+	// ID token's email or name); shown, never trusted.
+	Account string `json:"account,omitempty"`
 	// Client is the identity the tokens were issued to; a refresh
 	// authenticates as it.
 	Client Registration `json:"client"`

@@ -175,9 +175,10 @@ async function waitConnected(page, app, id, ms = 30000) {
   }
 }
 
-// startHTTPServer runs our test server over Streamable HTTP and returns its URL.
-async function startHTTPServer() {
-  const proc = spawn(testServer, ['--transport', 'http', '--addr', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+// startHTTPServer runs our test server over Streamable HTTP (with extra
+// flags: --oauth puts it behind the test authorization server) and returns its URL.
+async function startHTTPServer(...extra) {
+  const proc = spawn(testServer, ['--transport', 'http', '--addr', '127.0.0.1:0', ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((res, rej) => {
     let buf = '';
     proc.stdout.on('data', (d) => {

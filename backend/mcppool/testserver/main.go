@@ -156,7 +156,7 @@ func serveHTTP(ctx context.Context, s *server.MCPServer, cfg config, stdout, std
 		)
 		if cfg.oauth {
 			ln.Close()
-			as := oauthtest.New(oauthtest.Options{Resource: h, Revocation: true, ScopesSupported: []string{"mcp:tools"}, Control: true})
+			as := oauthtest.New(oauthtest.Options{Resource: h, Revocation: true, ScopesSupported: []string{"mcp:tools"}, Control: true, Account: "ada@example.com"})
 			fmt.Fprintf(stdout, "LISTENING %s\n", as.MCPURL())
 			<-ctx.Done()
 			as.CloseClientConnections()

@@ -74,6 +74,9 @@ type Options struct {
 	NoRefresh bool
 	// Revocation offers a revocation endpoint.
 	Revocation bool
+	// Account, when set, comes back as an (unsigned) OpenID ID token's
+	// email with the tokens.
+	Account string
 	// Control serves POST /_test/expire and /_test/revoke (Expire,
 	// RevokeAll) for tests that drive the server from outside.
 	Control bool
@@ -471,6 +474,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	out := map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": int(s.o.TokenTTL / time.Second)}
 	if g.scope != "" {
 		out["scope"] = g.scope
+	}
+	if s.o.Account != "" {
+		claims, _ := json.Marshal(map[string]string{"iss": s.Issuer(), "sub": "user-1", "email": s.o.Account})
+		out["id_token"] = "eyJhbGciOiJub25lIn0." + base64.RawURLEncoding.EncodeToString(claims) + "."
 	}
 	s.mu.Lock()
 	s.tokens[access] = g

@@ -6,7 +6,6 @@
 // step of the flow; an expired token is refreshed without the user; a
 // token revoked at the server leads back to "Needs sign-in". No token,
 // code or secret reaches the page, SQLite, the log or the config file.
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -15,19 +14,9 @@ import { join } from 'node:path';
 // secret- client secrets; 16 base64url characters follow.
 const SECRET = /\b(?:at|rt|code|secret)-[A-Za-z0-9_-]{16}/;
 
-export default function ({ test, expect, startApp, openPage, testServer, track, shots }) {
+export default function ({ test, expect, startApp, openPage, startHTTPServer, shots }) {
   async function guardedServer() {
-    const proc = spawn(testServer, ['--transport', 'http', '--oauth'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const stop = track(proc);
-    const url = await new Promise((res, rej) => {
-      let buf = '';
-      proc.stdout.on('data', (d) => {
-        buf += d;
-        const m = buf.match(/LISTENING (\S+)/);
-        if (m) res(m[1]);
-      });
-      proc.on('exit', () => rej(new Error('the OAuth test server exited')));
-    });
+    const { url, stop } = await startHTTPServer('--oauth');
     return { url, origin: new URL(url).origin, stop };
   }
 
@@ -66,7 +55,7 @@ export default function ({ test, expect, startApp, openPage, testServer, track, 
       const signedIn = detail.getByTestId('signed-in');
       await signedIn.waitFor({ timeout: 10000 });
       const said = await signedIn.innerText();
-      expect(/Signed in to 127\.0\.0\.1:\d+ · expires in/.test(said), `the detail says ${said}`);
+      expect(/Signed in to 127\.0\.0\.1:\d+ as ada@example\.com · expires in/.test(said), `the detail says ${said}`);
       const steps = await detail.getByTestId('sign-in-step').evaluateAll((els) => els.map((e) => e.dataset.step));
       for (const s of ['resource-metadata', 'server-metadata', 'client', 'authorize', 'callback', 'token'])
         expect(steps.includes(s), `the debugger lacks the ${s} step: ${steps.join(', ')}`);

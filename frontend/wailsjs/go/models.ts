@@ -533,6 +533,7 @@ export namespace events {
 	    signedIn: boolean;
 	    issuer: string;
 	    host: string;
+	    account: string;
 	    scope: string;
 	    expiresAt: number;
 	    renewable: boolean;
@@ -547,6 +548,7 @@ export namespace events {
 	        this.signedIn = source["signedIn"];
 	        this.issuer = source["issuer"];
 	        this.host = source["host"];
+	        this.account = source["account"];
 	        this.scope = source["scope"];
 	        this.expiresAt = source["expiresAt"];
 	        this.renewable = source["renewable"];

@@ -374,7 +374,7 @@ export class FakeBackend implements Backend {
     this.setStatus(id, {
       state: 'connected',
       error: undefined,
-      signIn: { signedIn: true, issuer: 'https://auth.example', host: 'auth.example', scope: '', expiresAt: Date.now() + 3600_000, renewable: true, client: 'dynamic' },
+      signIn: { signedIn: true, issuer: 'https://auth.example', host: 'auth.example', account: 'ada@example.com', scope: '', expiresAt: Date.now() + 3600_000, renewable: true, client: 'dynamic' },
     });
   }
 
@@ -641,7 +641,7 @@ export class FakeBackend implements Backend {
       this.setStatus(id, {
         state: 'needs-sign-in',
         error: 'This server needs you to sign in.',
-        signIn: { signedIn: false, issuer: '', host: '', scope: '', expiresAt: 0, renewable: false, client: '' },
+        signIn: { signedIn: false, issuer: '', host: '', account: '', scope: '', expiresAt: 0, renewable: false, client: '' },
       });
     },
     CancelSignIn: async (id) => {

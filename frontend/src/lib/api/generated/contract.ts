@@ -1510,6 +1510,8 @@ export interface SignInStatus {
    */
   issuer: string;
   host: string;
+  /** Account names who signed in, when the server said ("" otherwise). */
+  account: string;
   scope: string;
   /**
    * ExpiresAt is when the access token expires (Unix ms); 0 when the

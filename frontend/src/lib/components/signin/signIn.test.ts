@@ -11,7 +11,7 @@ const remote = {
     state: 'needs-sign-in',
     transport: 'http',
     error: 'This server needs you to sign in.',
-    signIn: { signedIn: false, issuer: '', host: '', scope: '', expiresAt: 0, renewable: false, client: '' },
+    signIn: { signedIn: false, issuer: '', host: '', account: '', scope: '', expiresAt: 0, renewable: false, client: '' },
   }),
 };
 
@@ -30,7 +30,7 @@ describe('OAuth sign-in (issue 14)', () => {
 
     await user.click(serverRow('linear').getByTestId('server-open'));
     const dlg = within(await screen.findByTestId('server-detail'));
-    expect(dlg.getByTestId('signed-in')).toHaveTextContent(/Signed in to auth\.example · expires in (59|60) min/);
+    expect(dlg.getByTestId('signed-in')).toHaveTextContent(/Signed in to auth\.example as ada@example\.com · expires in (59|60) min/);
     const steps = dlg.getAllByTestId('sign-in-step');
     expect(steps.map((s) => s.dataset.step)).toEqual(['resource-metadata', 'server-metadata', 'client', 'authorize', 'callback', 'token']);
     expect(steps[0]).toHaveTextContent('Resource metadata');
