@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"strings"
@@ -31,10 +32,57 @@ type SignInOptions struct {
 	MetadataURL string
 }
 
-// signIns holds, per server, whether its last connection needed a sign-in.
+// signIns holds, per server, whether its last connection needed a sign-in,
+// and numbers the steps of its sign-ins for the debugger: each sign-in
+// is an attempt, and the refreshes and the first request after it are
+// steps of that attempt.
 type signIns struct {
 	mu   sync.Mutex
 	need map[string]oauth.Challenge
+	// attempt and seq number the server's sign-ins and their steps;
+	// fresh marks a sign-in whose first authenticated request is next.
+	attempt, seq map[string]int
+	fresh        map[string]bool
+}
+
+// begin starts a new attempt for id.
+func (s *signIns) begin(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.attempt == nil {
+		s.attempt, s.seq, s.fresh = map[string]int{}, map[string]int{}, map[string]bool{}
+	}
+	s.attempt[id]++
+	s.seq[id] = 0
+}
+
+// next numbers a step of id's current attempt.
+func (s *signIns) next(id string) (attempt, seq int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.attempt == nil {
+		s.attempt, s.seq, s.fresh = map[string]int{}, map[string]int{}, map[string]bool{}
+	}
+	s.seq[id]++
+	return s.attempt[id], s.seq[id]
+}
+
+// setFresh notes (or takes back) that id's next connection is the first
+// with a new sign-in.
+func (s *signIns) setFresh(id string, v bool) (was bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	was = s.fresh[id]
+	if s.fresh != nil {
+		s.fresh[id] = v
+	}
+	return was
+}
+
+// emitStep sends one step of id's sign-in to the UI (the OAuth debugger).
+func (p *Pool) emitStep(id string, e oauth.Event) {
+	attempt, seq := p.signIns.next(id)
+	p.emit.Emit(events.SignInStep, stepPayload(id, attempt, seq, e))
 }
 
 func (s *signIns) mark(id string, ch oauth.Challenge) {
@@ -119,6 +167,12 @@ func (p *Pool) authorizer(srv mcpconfig.Server, base http.RoundTripper) http.Rou
 	if err != nil {
 		return failing{err}
 	}
+	// Refreshes are steps of the debugger too.
+	o.Observer = func(e oauth.Event) {
+		if e.Step == oauth.StepRefresh {
+			p.emitStep(id, e)
+		}
+	}
 	return &needsSignIn{
 		inner: &oauth.Transport{Base: base, OAuth: p.oauthClient(base, srv), Options: o},
 		mark: func(ch oauth.Challenge) {
@@ -194,8 +248,9 @@ func (p *Pool) signInStatus(id string) *events.SignInStatus {
 }
 
 // SignIn signs in to a remote server in the system browser and reconnects
-// it. obs receives each step (the OAuth debugger); pause, when set, waits
-// before each step (step by step); ctx bounds the wait for the browser.
+// it. Each step goes to the UI as an mcp:sign-in-step event (the OAuth
+// debugger) and to obs; pause, when set, waits before each step (step by
+// step); ctx bounds the wait for the browser.
 func (p *Pool) SignIn(ctx context.Context, id string, obs oauth.Observer, pause ...func(ctx context.Context, next string) error) error {
 	c := p.conn(id)
 	if c == nil {
@@ -217,7 +272,14 @@ func (p *Pool) SignIn(ctx context.Context, id string, obs oauth.Observer, pause 
 	if err != nil {
 		return err
 	}
-	o.Challenge, o.Observer, o.Authorizer = ch, obs, oauth.Loopback{Open: p.opts.SignIn.Open}
+	p.signIns.begin(id)
+	o.Challenge, o.Authorizer = ch, oauth.Loopback{Open: p.opts.SignIn.Open}
+	o.Observer = func(e oauth.Event) {
+		p.emitStep(id, e)
+		if obs != nil {
+			obs(e)
+		}
+	}
 	if len(pause) > 0 {
 		o.Pause = pause[0]
 	}
@@ -227,6 +289,7 @@ func (p *Pool) SignIn(ctx context.Context, id string, obs oauth.Observer, pause 
 		return err
 	}
 	p.signIns.clear(id)
+	p.signIns.setFresh(id, true)
 	c.update(func(s *events.ServerStatusPayload) { s.SignIn = p.signInStatus(id) })
 	c.requestRestart()
 	return nil
@@ -263,4 +326,22 @@ func (p *Pool) forgetSignIn(id string) {
 	if p.opts.Secrets != nil {
 		_ = oauth.NewStore(p.opts.Secrets).DeleteTokens(tokenKey(id))
 	}
+}
+
+func stepPayload(server string, attempt, seq int, e oauth.Event) events.SignInStepPayload {
+	p := events.SignInStepPayload{Server: server, Attempt: attempt, Seq: seq, Step: e.Step, Status: e.Status, Title: e.Title, Rule: e.Rule, Detail: e.Detail}
+	if x := e.HTTP; x != nil {
+		p.HTTP = &events.SignInHTTP{
+			Method: x.Method, URL: x.URL, RequestBody: x.RequestBody, Status: x.Status, ResponseBody: x.ResponseBody, Error: x.Error,
+			RequestHeaders: orEmpty(x.RequestHeaders), ResponseHeaders: orEmpty(x.ResponseHeaders),
+		}
+	}
+	return p
+}
+
+func orEmpty(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return maps.Clone(m)
 }

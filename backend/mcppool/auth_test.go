@@ -110,6 +110,24 @@ func TestSignInToARemoteServer(t *testing.T) {
 	if len(opened) != 1 {
 		t.Errorf("the browser opened again for an expired token")
 	}
+	// The debugger's list goes on past the token: the first authenticated
+	// request and the refresh, steps of the same sign-in.
+	stepsOf := func() map[string]events.SignInStepPayload {
+		out := map[string]events.SignInStepPayload{}
+		for _, r := range em.all() {
+			if st, ok := r.payload.(events.SignInStepPayload); ok {
+				out[st.Step] = st
+			}
+		}
+		return out
+	}
+	waitFor(t, 5*time.Second, "the request and refresh steps", func() bool {
+		got := stepsOf()
+		return got["request"].Status == "ok" && got["refresh"].Status == "ok"
+	})
+	if got := stepsOf(); got["refresh"].Attempt != got["token"].Attempt || got["refresh"].Seq <= got["request"].Seq || got["request"].Seq <= got["token"].Seq {
+		t.Errorf("steps out of order: token %+v, request %+v, refresh %+v", got["token"], got["request"], got["refresh"])
+	}
 
 	// Nothing secret in any event or status.
 	tok, _ := oauth.NewStore(kv).Tokens(tokenKey("guarded"))

@@ -11,6 +11,7 @@ import (
 
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/oauth"
 	"mcpdesk/backend/usererr"
 )
 
@@ -243,6 +244,10 @@ func (c *conn) setSession(ctx context.Context, sess *Session) {
 	c.pool.logger.Info("mcp server connected", "server", c.cfg.ID, "transport", sess.Transport, "protocol", sess.Protocol)
 	c.pool.signIns.clear(c.cfg.ID)
 	signIn := c.pool.signInStatus(c.cfg.ID)
+	if c.pool.signIns.setFresh(c.cfg.ID, false) {
+		c.pool.emitStep(c.cfg.ID, oauth.Event{Step: oauth.StepRequest, Status: "ok", Title: "First authenticated request: the server answered initialize",
+			Rule: "MCP authorization §Access Token Usage: Authorization: Bearer on every request", Detail: "protocol " + sess.Protocol + ", server " + sess.Info.Name})
+	}
 	c.update(func(s *events.ServerStatusPayload) {
 		s.State = events.StateConnected
 		s.SignIn = signIn

@@ -2,11 +2,9 @@ package mcppool
 
 import (
 	"context"
-	"maps"
 	"sync"
 	"time"
 
-	"mcpdesk/backend/events"
 	"mcpdesk/backend/oauth"
 )
 
@@ -15,9 +13,8 @@ const signInWait = 5 * time.Minute
 
 // signInRuns numbers sign-ins and cancels one replaced by another.
 type signInRuns struct {
-	mu      sync.Mutex
-	attempt int
-	cancel  map[string]context.CancelFunc
+	mu     sync.Mutex
+	cancel map[string]context.CancelFunc
 	// next lets a step-by-step sign-in's waiting step run.
 	next map[string]chan struct{}
 }
@@ -60,8 +57,6 @@ func (s *MCPPool) signIn(id string, stepwise bool) error {
 	s.runs.cancel[id] = cancel
 	next := make(chan struct{}, 1)
 	s.runs.next[id] = next
-	s.runs.attempt++
-	attempt := s.runs.attempt
 	s.runs.mu.Unlock()
 	defer func() {
 		s.runs.mu.Lock()
@@ -71,19 +66,10 @@ func (s *MCPPool) signIn(id string, stepwise bool) error {
 		}
 		s.runs.mu.Unlock()
 	}()
-	seq := 0
-	var mu sync.Mutex
-	emit := func(e oauth.Event) {
-		mu.Lock()
-		seq++
-		n := seq
-		mu.Unlock()
-		s.pool.emit.Emit(events.SignInStep, stepPayload(id, attempt, n, e))
-	}
 	var pause func(ctx context.Context, step string) error
 	if stepwise {
 		pause = func(ctx context.Context, step string) error {
-			emit(oauth.Event{Step: step, Status: "waiting", Title: "Next: " + step + " — press Continue"})
+			s.pool.emitStep(id, oauth.Event{Step: step, Status: "waiting", Title: "Next: " + step + " — press Continue"})
 			select {
 			case <-next:
 				return nil
@@ -92,7 +78,7 @@ func (s *MCPPool) signIn(id string, stepwise bool) error {
 			}
 		}
 	}
-	return s.pool.SignIn(ctx, id, emit, pause)
+	return s.pool.SignIn(ctx, id, nil, pause)
 }
 
 // CancelSignIn stops waiting for a sign-in in the browser.
@@ -110,22 +96,4 @@ func (s *MCPPool) SignOut(id string) error {
 	ctx, cancel := context.WithTimeout(s.pool.context(), 30*time.Second)
 	defer cancel()
 	return s.pool.SignOut(ctx, id)
-}
-
-func stepPayload(server string, attempt, seq int, e oauth.Event) events.SignInStepPayload {
-	p := events.SignInStepPayload{Server: server, Attempt: attempt, Seq: seq, Step: e.Step, Status: e.Status, Title: e.Title, Rule: e.Rule, Detail: e.Detail}
-	if x := e.HTTP; x != nil {
-		p.HTTP = &events.SignInHTTP{
-			Method: x.Method, URL: x.URL, RequestBody: x.RequestBody, Status: x.Status, ResponseBody: x.ResponseBody, Error: x.Error,
-			RequestHeaders: orEmpty(x.RequestHeaders), ResponseHeaders: orEmpty(x.ResponseHeaders),
-		}
-	}
-	return p
-}
-
-func orEmpty(m map[string]string) map[string]string {
-	if m == nil {
-		return map[string]string{}
-	}
-	return maps.Clone(m)
 }

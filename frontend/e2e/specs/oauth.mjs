@@ -70,6 +70,12 @@ export default function ({ test, expect, startApp, openPage, startHTTPServer, sh
       await fetch(`${srv.origin}/_test/expire`, { method: 'POST' });
       const again = await call();
       expect(JSON.stringify(again.result).includes('signed in'), 'the call after expiry failed');
+      // The debugger goes on: the first authenticated request, the refresh.
+      await row.getByTestId('server-open').click();
+      await detail.locator('[data-testid="sign-in-step"][data-step="refresh"][data-status="ok"]').waitFor({ timeout: 10000 });
+      const later = await detail.getByTestId('sign-in-step').evaluateAll((els) => els.map((e) => e.dataset.step));
+      expect(later.includes('request') && later.indexOf('refresh') > later.indexOf('token'), `the debugger's steps: ${later.join(', ')}`);
+      await page.keyboard.press('Escape');
 
       // Leaks: the page, the data folder (SQLite, log, config).
       const html = await page.content();
