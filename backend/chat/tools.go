@@ -14,6 +14,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"mcpdesk/backend/apps"
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/llm"
 	"mcpdesk/backend/mcpconfig"
@@ -106,6 +107,9 @@ func (e *Engine) offer(s store.ConversationSettings) offer {
 			name, ok := table.Name(naming.Ref{Server: id, Tool: t.Name})
 			if !ok {
 				continue // switched off in the pool, or not listed yet
+			}
+			if !apps.UIOf(t).ForModel() {
+				continue // an MCP Apps tool only its view may call (issue 15)
 			}
 			def := trust.DefinitionOf(t)
 			hash := def.Hash()

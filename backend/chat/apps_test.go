@@ -1,0 +1,42 @@
+package chat
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"mcpdesk/backend/mcpconfig"
+)
+
+// TestAppOnlyToolsAreNotOfferedToModels: a tool whose MCP Apps visibility
+// lacks "model" is in no model's tool list (the specification: the host
+// MUST NOT include it); its sibling visible to both is.
+func TestAppOnlyToolsAreNotOfferedToModels(t *testing.T) {
+	s := server.NewMCPServer("weather", "1.0.0", server.WithToolCapabilities(false))
+	view := mcp.NewTool("show_weather", mcp.WithDescription("Shows the weather"))
+	view.Meta = &mcp.Meta{AdditionalFields: map[string]any{"ui": map[string]any{"resourceUri": "ui://weather/view.html"}}}
+	refresh := mcp.NewTool("refresh_view", mcp.WithDescription("Refreshes the view"))
+	refresh.Meta = &mcp.Meta{AdditionalFields: map[string]any{"ui": map[string]any{"resourceUri": "ui://weather/view.html", "visibility": []any{"app"}}}}
+	ok := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return mcp.NewToolResultText("ok"), nil }
+	s.AddTool(view, ok)
+	s.AddTool(refresh, ok)
+	h := httptest.NewServer(server.NewStreamableHTTPServer(s))
+	t.Cleanup(func() { h.CloseClientConnections(); h.Close() })
+
+	en := newEnv(t, envConfig{servers: []mcpconfig.Server{{ID: "weather", Type: mcpconfig.HTTP, URL: h.URL + "/mcp"}}})
+	en.waitTool("weather", "show_weather")
+	offered, err := en.e.AvailableTools(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, o := range offered {
+		names[o.Name] = true
+	}
+	if !names["weather__show_weather"] || names["weather__refresh_view"] {
+		t.Fatalf("offered %v: want show_weather and not the app-only refresh_view", names)
+	}
+}
