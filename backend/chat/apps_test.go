@@ -20,7 +20,9 @@ func TestAppOnlyToolsAreNotOfferedToModels(t *testing.T) {
 	view.Meta = &mcp.Meta{AdditionalFields: map[string]any{"ui": map[string]any{"resourceUri": "ui://weather/view.html"}}}
 	refresh := mcp.NewTool("refresh_view", mcp.WithDescription("Refreshes the view"))
 	refresh.Meta = &mcp.Meta{AdditionalFields: map[string]any{"ui": map[string]any{"resourceUri": "ui://weather/view.html", "visibility": []any{"app"}}}}
-	ok := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return mcp.NewToolResultText("ok"), nil }
+	ok := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("ok"), nil
+	}
 	s.AddTool(view, ok)
 	s.AddTool(refresh, ok)
 	h := httptest.NewServer(server.NewStreamableHTTPServer(s))
