@@ -1,0 +1,153 @@
+package apps
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// MaxViewBytes bounds a view's HTML (a view is one document; scripts and
+// styles usually come inlined).
+const MaxViewBytes = 8 << 20
+
+// ResourceMeta is a UI resource's _meta.ui.
+type ResourceMeta struct {
+	CSP           *CSP           `json:"csp,omitempty"`
+	Permissions   map[string]any `json:"permissions,omitempty"`
+	Domain        string         `json:"domain,omitempty"`
+	PrefersBorder *bool          `json:"prefersBorder,omitempty"`
+}
+
+// View is a ui:// resource read for rendering: its HTML, what it asked
+// for, the policy it will run under, and whether it changed since it was
+// last read (the user is told, as with changed tool definitions).
+type View struct {
+	Server string
+	URI    string
+	HTML   string
+	Meta   ResourceMeta
+	Policy Policy
+	// Hash is the SHA-256 of the HTML; PreviousHash the one read before,
+	// when it differs ("" otherwise).
+	Hash         string
+	PreviousHash string
+}
+
+// Changed reports whether the HTML behind the URI is not what it was.
+func (v View) Changed() bool { return v.PreviousHash != "" }
+
+// Reader reads one resource of one server (the pool's resources/read).
+type Reader func(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error)
+
+// Views reads UI resources once per server and URI and keeps them until
+// the server says they changed (Forget), remembering each one's hash so a
+// changed view is noticed.
+type Views struct {
+	read Reader
+	mu   sync.Mutex
+	m    map[[2]string]View
+	seen map[[2]string]string // last hash per server and URI, kept across Forget
+}
+
+// NewViews reads through read.
+func NewViews(read Reader) *Views {
+	return &Views{read: read, m: map[[2]string]View{}, seen: map[[2]string]string{}}
+}
+
+// Forget drops a cached view (the server sent resources/updated or
+// list_changed); the next View reads it again.
+func (vs *Views) Forget(server, uri string) {
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
+	delete(vs.m, [2]string{server, uri})
+}
+
+// View returns the view behind uri on server, read once.
+func (vs *Views) View(ctx context.Context, server, uri string) (View, error) {
+	k := [2]string{server, uri}
+	vs.mu.Lock()
+	if v, ok := vs.m[k]; ok {
+		vs.mu.Unlock()
+		return v, nil
+	}
+	vs.mu.Unlock()
+	if !isUIURI(uri) {
+		return View{}, fmt.Errorf("%q is not a ui:// resource", uri)
+	}
+	res, err := vs.read(ctx, server, uri)
+	if err != nil {
+		return View{}, fmt.Errorf("read the view %s: %w", uri, err)
+	}
+	v, err := viewOf(server, uri, res)
+	if err != nil {
+		return View{}, err
+	}
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
+	if prev := vs.seen[k]; prev != "" && prev != v.Hash {
+		v.PreviousHash = prev
+	}
+	vs.seen[k] = v.Hash
+	vs.m[k] = v
+	return v, nil
+}
+
+// viewOf checks a resources/read answer and turns it into a View.
+func viewOf(server, uri string, res *mcp.ReadResourceResult) (View, error) {
+	if res == nil || len(res.Contents) == 0 {
+		return View{}, fmt.Errorf("the view %s came back empty", uri)
+	}
+	var mimeType, html string
+	var meta map[string]any
+	switch c := res.Contents[0].(type) {
+	case mcp.TextResourceContents:
+		mimeType, html, meta = c.MIMEType, c.Text, c.Meta
+		if c.URI != "" && c.URI != uri {
+			return View{}, fmt.Errorf("asked for the view %s, the server sent %s", uri, c.URI)
+		}
+	case mcp.BlobResourceContents:
+		if c.URI != "" && c.URI != uri {
+			return View{}, fmt.Errorf("asked for the view %s, the server sent %s", uri, c.URI)
+		}
+		if base64.StdEncoding.DecodedLen(len(c.Blob)) > MaxViewBytes+3 {
+			return View{}, fmt.Errorf("the view %s is larger than %d MB", uri, MaxViewBytes>>20)
+		}
+		b, err := base64.StdEncoding.DecodeString(c.Blob)
+		if err != nil {
+			return View{}, fmt.Errorf("the view %s is not valid base64: %w", uri, err)
+		}
+		mimeType, html, meta = c.MIMEType, string(b), c.Meta
+	default:
+		return View{}, fmt.Errorf("the view %s has no text or blob", uri)
+	}
+	if !isViewType(mimeType) {
+		return View{}, fmt.Errorf("the view %s is %q, not %s", uri, mimeType, MIMEType)
+	}
+	if len(html) > MaxViewBytes {
+		return View{}, fmt.Errorf("the view %s is larger than %d MB", uri, MaxViewBytes>>20)
+	}
+	v := View{Server: server, URI: uri, HTML: html}
+	if raw, ok := meta["ui"]; ok {
+		if b, err := json.Marshal(raw); err == nil {
+			_ = json.Unmarshal(b, &v.Meta) // a malformed _meta.ui reads as none: the restrictive default
+		}
+	}
+	v.Policy = Build(v.Meta.CSP)
+	sum := sha256.Sum256([]byte(html))
+	v.Hash = hex.EncodeToString(sum[:])
+	return v, nil
+}
+
+// isViewType accepts text/html;profile=mcp-app (parameters compared as
+// media types are: case and spacing aside).
+func isViewType(t string) bool {
+	mt, params, err := mime.ParseMediaType(t)
+	return err == nil && mt == "text/html" && params["profile"] == "mcp-app"
+}
