@@ -159,6 +159,18 @@ async function openPage(app, { welcome = false, colorScheme } = {}) {
   return { page, errors };
 }
 
+// colorScheme switches the system colour scheme and waits until the app has
+// followed it. The app's "system" theme hears the change through a
+// matchMedia listener that runs a frame or more later; axe or a screenshot
+// taken before that measures the old theme, or one half-way through the
+// swap (seen in a clean Debian root under load: contrast failures on small
+// buttons no user ever sees).
+async function colorScheme(page, scheme) {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme, { timeout: 5000 })
+    .catch(async () => { throw new Error(`the app did not switch to the ${scheme} theme: data-theme is ${await page.evaluate(() => document.documentElement.dataset.theme)}`); });
+}
+
 // waitConnected opens the Servers screen and waits for the server's row to
 // say connected. Seen once in CI: server-everything did not come up within
 // 30 s; then say what the row showed, restart it once, and carry on.
@@ -629,5 +641,5 @@ async function sendInUI(page, message, text) {
 }
 
 // harness is what every spec file's default function receives.
-export const harness = { newPage, devBin, root, shots, work, testServer, everything, fakeLLM, freePort, waitHTTP, startApp, browser, track, test, expect, openPage, waitConnected, startHTTPServer, startFakeLLM, addFakeProvider, MARKDOWN_ANSWER, chunked, startEverythingHTTP, CONSENT_URL, GZIP_DATA, EVERYTHING_ARGS, CONDITIONAL_TOOLS, fillField, SAMPLED_TEXT, TERMINAL, settleTools, openLogger, closeLogger, everythingAllTools, sendInUI };
+export const harness = { newPage, colorScheme, devBin, root, shots, work, testServer, everything, fakeLLM, freePort, waitHTTP, startApp, browser, track, test, expect, openPage, waitConnected, startHTTPServer, startFakeLLM, addFakeProvider, MARKDOWN_ANSWER, chunked, startEverythingHTTP, CONSENT_URL, GZIP_DATA, EVERYTHING_ARGS, CONDITIONAL_TOOLS, fillField, SAMPLED_TEXT, TERMINAL, settleTools, openLogger, closeLogger, everythingAllTools, sendInUI };
 export { tests, leftovers, browser, contexts };

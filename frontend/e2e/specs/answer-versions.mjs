@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { axeViolations } from '../axe.mjs';
 
-export default function ({ test, expect, startApp, openPage, root, shots, startFakeLLM }) {
+export default function ({ test, expect, startApp, openPage, colorScheme, root, shots, startFakeLLM }) {
   test('answer versions: regenerate keeps the old answer (‹ 1 / 2 ›), Stop keeps a partial version, all survive a reload', async () => {
     const words = Array.from({ length: 400 }, (_, i) => `word${i} `);
     const llm = await startFakeLLM([
@@ -66,11 +66,11 @@ export default function ({ test, expect, startApp, openPage, root, shots, startF
 
       // The switcher passes axe in light and dark.
       for (const scheme of ['light', 'dark']) {
-        await page.emulateMedia({ colorScheme: scheme });
+        await colorScheme(page, scheme);
         const found = await axeViolations(page, '[data-testid="answer-versions"]');
         expect(found.length === 0, `axe (${scheme}) on the switcher: ${found.join('; ')}`);
       }
-      await page.emulateMedia({ colorScheme: 'light' });
+      await colorScheme(page, 'light');
 
       // ‹ from the keyboard alone: the older versions are still there, and
       // focus stays on the switcher of the version shown.

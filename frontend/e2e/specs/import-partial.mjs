@@ -43,7 +43,7 @@ async function drop(page, name, text) {
   }
 }
 
-export default function ({ test, expect, startApp, openPage, shots, testServer }) {
+export default function ({ test, expect, startApp, openPage, colorScheme, shots, testServer }) {
   test('import partial: 2 good entries and 1 bad one show as 3 rows, the bad with its line:col; the good import and the mistake stays until dismissed', async () => {
     // Written by hand so that positions are what a person sees in an editor.
     const file = [
@@ -94,11 +94,11 @@ export default function ({ test, expect, startApp, openPage, shots, testServer }
       await page.screenshot({ path: join(shots, 'import-partial-900-light.png') });
       let axe = await axeCheck(page, mine);
       expect(axe.length === 0, `axe, light: ${axe.join(' | ')}`);
-      await page.emulateMedia({ colorScheme: 'dark' });
+      await colorScheme(page, 'dark');
       await page.screenshot({ path: join(shots, 'import-partial-900-dark.png') });
       axe = await axeCheck(page, mine);
       expect(axe.length === 0, `axe, dark: ${axe.join(' | ')}`);
-      await page.emulateMedia({ colorScheme: 'light' });
+      await colorScheme(page, 'light');
       await page.setViewportSize({ width: 1280, height: 820 });
 
       await dialog.getByTestId('import-confirm').click();
@@ -117,7 +117,7 @@ export default function ({ test, expect, startApp, openPage, shots, testServer }
       expect(skippedText.includes('broken') && skippedText.includes(badAt), `the report does not name the entry and ${badAt}: ${skippedText}`);
       await page.screenshot({ path: join(shots, 'import-partial-report.png') });
       for (const scheme of ['light', 'dark']) {
-        await page.emulateMedia({ colorScheme: scheme });
+        await colorScheme(page, scheme);
         const found = await axeCheck(page, ['[data-testid="import-report"]']);
         expect(found.length === 0, `axe on the reports, ${scheme}: ${found.join(' | ')}`);
       }

@@ -38,7 +38,7 @@ function files(testServer) {
   return { previewed, swapped, want };
 }
 
-export default function ({ test, expect, startApp, openPage, work, shots, testServer }) {
+export default function ({ test, expect, startApp, openPage, colorScheme, work, shots, testServer }) {
   const existing = { mcpServers: { notes: { command: testServer, args: ['--name', 'old'], enabled: false } } };
 
   // checkDialog checks what the dialog shows of the file (English).
@@ -106,7 +106,7 @@ export default function ({ test, expect, startApp, openPage, work, shots, testSe
       await page.screenshot({ path: join(shots, 'import-preview-1920-light.png') });
       await page.setViewportSize({ width: 900, height: 600 });
       await page.screenshot({ path: join(shots, 'import-preview-900-light.png') });
-      await page.emulateMedia({ colorScheme: 'dark' });
+      await colorScheme(page, 'dark');
       await page.screenshot({ path: join(shots, 'import-preview-900-dark.png') });
       // The dialog fits the small window: no part of it is cut off sideways.
       const box = await dialog.boundingBox();

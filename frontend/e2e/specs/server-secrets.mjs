@@ -26,7 +26,7 @@ async function callWhenConnected(page, server, name) {
   }
 }
 
-export default function ({ test, expect, startApp, openPage, shots, testServer, root }) {
+export default function ({ test, expect, startApp, openPage, colorScheme, shots, testServer, root }) {
   const config = (app) => JSON.parse(readFileSync(join(app.data, 'mcp.config.json'), 'utf8'));
 
   test('server secrets: API_KEY goes to the keychain as a reference, a path stays plain and is shown, the secret is masked until revealed', async () => {
@@ -83,11 +83,11 @@ export default function ({ test, expect, startApp, openPage, shots, testServer, 
       expect(!JSON.stringify(views).includes(API_KEY), 'ListServers sent the secret');
       await page.screenshot({ path: join(shots, 'server-secrets-form.png') });
       for (const scheme of ['light', 'dark']) {
-        await page.emulateMedia({ colorScheme: scheme });
+        await colorScheme(page, scheme);
         const found = await axeViolations(page, '[data-testid="server-env"]');
         expect(found.length === 0, `axe (${scheme}) on the env rows: ${found.join('; ')}`);
       }
-      await page.emulateMedia({ colorScheme: 'light' });
+      await colorScheme(page, 'light');
       // At 900 px the stored secret's label and its buttons still fit.
       await page.setViewportSize({ width: 900, height: 600 });
       const where = form.getByTestId('server-env-stored');
@@ -129,7 +129,7 @@ export default function ({ test, expect, startApp, openPage, shots, testServer, 
       await notice.waitFor({ timeout: 10000 });
       expect((await notice.innerText()).includes('1 secret is written in plain text in mcp.config.json'), `notice: ${await notice.innerText()}`);
       for (const scheme of ['light', 'dark']) {
-        await page.emulateMedia({ colorScheme: scheme });
+        await colorScheme(page, scheme);
         const found = await axeViolations(page, '[data-testid="secrets-notice"]');
         expect(found.length === 0, `axe (${scheme}) on the notice: ${found.join('; ')}`);
       }
