@@ -135,6 +135,13 @@ func NewApp(cfg Config) (*App, error) {
 	return a, nil
 }
 
+// ViewPages serves the sandbox pages of MCP Apps views under
+// websec.ViewPath (backend/apps), in the asset server after websec's
+// headers.
+func (a *App) ViewPages(next http.Handler) http.Handler {
+	return a.core.Pool.ViewPages().Middleware(next)
+}
+
 // Bindings lists the services whose exported methods JavaScript may call.
 func (a *App) Bindings() []any {
 	return a.bound.List()

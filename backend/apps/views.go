@@ -69,6 +69,18 @@ func (vs *Views) Forget(server, uri string) {
 	delete(vs.m, [2]string{server, uri})
 }
 
+// ForgetServer drops every cached view of server (it restarted, or its
+// resource list changed).
+func (vs *Views) ForgetServer(server string) {
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
+	for k := range vs.m {
+		if k[0] == server {
+			delete(vs.m, k)
+		}
+	}
+}
+
 // View returns the view behind uri on server, read once.
 func (vs *Views) View(ctx context.Context, server, uri string) (View, error) {
 	k := [2]string{server, uri}

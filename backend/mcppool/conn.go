@@ -329,6 +329,7 @@ func (c *conn) handleNotification(n mcp.JSONRPCNotification) {
 	case string(mcp.MethodNotificationToolsListChanged):
 		c.relist(events.ListTools)
 	case string(mcp.MethodNotificationResourcesListChanged):
+		c.pool.viewsOfServerChanged(c.cfg.ID)
 		c.relist(events.ListResources)
 	case string(mcp.MethodNotificationPromptsListChanged):
 		c.relist(events.ListPrompts)

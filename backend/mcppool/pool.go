@@ -72,6 +72,8 @@ type Pool struct {
 	history startHistory
 	// signIns notes the servers that wait for a sign-in (auth.go).
 	signIns signIns
+	// apps are the MCP Apps views read and shown (views.go).
+	apps viewSet
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -109,6 +111,7 @@ func New(opts Options) *Pool {
 		table:  naming.Build(nil),
 		calls:  newCalls(opts.Emitter),
 	}
+	p.initViews()
 	p.sampling.set(opts.Sampler)
 	p.SetDefaultTimeout(time.Duration(opts.Defaults.TimeoutMs) * time.Millisecond)
 	p.dialer = &dialer{
@@ -403,6 +406,7 @@ func (p *Pool) context() context.Context {
 
 // emitResourceUpdated tells the UI that a subscribed resource changed.
 func (p *Pool) emitResourceUpdated(server, uri string) {
+	p.viewChanged(server, uri)
 	p.emit.Emit(events.ResourceUpdated, events.ResourceUpdatedPayload{Server: server, URI: uri, At: time.Now().UnixMilli()})
 }
 

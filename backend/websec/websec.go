@@ -99,14 +99,24 @@ type Options struct {
 	// Connect are extra CSP connect-src sources besides 'self' (the dev
 	// server's websocket, "ws://127.0.0.1:34115").
 	Connect []string
+	// Views are origins whose ViewPath serves MCP Apps views (the app's
+	// own origins, and the dev server's). A subframe — never the main frame
+	// — may show a page under it: the page is served with a `sandbox`
+	// policy (backend/apps), so it runs on an opaque origin of its own
+	// whatever its address; the CSP's frame-src lists exactly these paths.
+	Views []string
 }
+
+// ViewPath is the path under which the asset server serves the sandbox
+// pages of MCP Apps views (backend/apps.Pages).
+const ViewPath = "/mcpdesk-view/"
 
 // Policy decides navigations of the app's window and builds its CSP. It is
 // immutable and safe for concurrent use.
 type Policy struct {
-	app, frames []Origin
-	connect     []string
-	csp         string
+	app, frames, views []Origin
+	connect            []string
+	csp                string
 }
 
 // New checks o and returns its Policy.
@@ -131,6 +141,13 @@ func New(o Options) (*Policy, error) {
 			return nil, fmt.Errorf("web policy: frame origin %s is the app's own; a widget frame needs an origin of its own", origin)
 		}
 		p.frames = append(p.frames, origin)
+	}
+	for _, raw := range o.Views {
+		origin, err := exactOrigin(raw)
+		if err != nil {
+			return nil, fmt.Errorf("web policy: view origin: %w", err)
+		}
+		p.views = append(p.views, origin)
 	}
 	for _, src := range o.Connect {
 		if _, err := exactOrigin(src); err != nil {
@@ -205,6 +222,13 @@ func (p *Policy) Decide(kind Kind, rawURL string) Decision {
 	if kind == NewWindow {
 		return d
 	}
+	// A view's sandbox page shows the view in an about:srcdoc frame; such a
+	// document exists only inside a frame (and inherits its parent's
+	// policy and sandbox), so it can never replace the window.
+	if kind == Navigate && len(p.views) > 0 && rawURL == "about:srcdoc" {
+		d.Allow = true
+		return d
+	}
 	origin, err := OriginOf(rawURL)
 	if err != nil {
 		return d
@@ -215,11 +239,35 @@ func (p *Policy) Decide(kind Kind, rawURL string) Decision {
 		// and the response decision keeps a frame origin out of the main frame.
 		d.Allow = slices.Contains(p.app, origin) || slices.Contains(p.frames, origin)
 	case MainFrameResponse:
-		d.Allow = slices.Contains(p.app, origin)
+		// A view's sandbox page is a frame's document, never the window's.
+		d.Allow = slices.Contains(p.app, origin) && !p.underViewPath(rawURL)
 	case SubframeResponse:
-		d.Allow = slices.Contains(p.frames, origin)
+		d.Allow = slices.Contains(p.frames, origin) || p.isViewPage(origin, rawURL)
 	}
 	return d
+}
+
+// isViewPage reports whether rawURL, of origin, is a sandbox page of a
+// view: under ViewPath of a Views origin (no "..", no encoded slash).
+func (p *Policy) isViewPage(origin Origin, rawURL string) bool {
+	if !slices.Contains(p.views, origin) {
+		return false
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil || u.RawPath != "" || strings.Contains(u.Path, "..") {
+		return false
+	}
+	return strings.HasPrefix(u.Path, ViewPath) && len(u.Path) > len(ViewPath)
+}
+
+// underViewPath reports whether rawURL's path is in ViewPath (however it
+// is spelt: case, encoding).
+func (p *Policy) underViewPath(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return true
+	}
+	return strings.HasPrefix(strings.ToLower(u.Path), strings.TrimSuffix(ViewPath, "/"))
 }
 
 // IsAppPage reports whether rawURL is a page of the app itself — which
@@ -234,17 +282,21 @@ func (p *Policy) IsAppPage(rawURL string) bool {
 // from the app alone (no inline script, no eval, no inline style
 // attributes), images and media also from data: and blob: URLs (remote
 // images reach the page as data: URLs, fetched by Go after the user allows
-// them), nothing embedded or framed, no <base>, no form submissions.
+// them), nothing embedded, no frames but the sandbox pages of MCP Apps
+// views (Views), no <base>, no form submissions.
 func (p *Policy) CSP() string { return p.csp }
 
 func (p *Policy) buildCSP() string {
 	connect := append([]string{"'self'"}, p.connect...)
-	frames := []string{"'none'"}
-	if len(p.frames) > 0 {
-		frames = frames[:0]
-		for _, f := range p.frames {
-			frames = append(frames, string(f))
-		}
+	var frames []string
+	for _, f := range p.frames {
+		frames = append(frames, string(f))
+	}
+	for _, v := range p.views {
+		frames = append(frames, string(v)+ViewPath)
+	}
+	if len(frames) == 0 {
+		frames = []string{"'none'"}
 	}
 	directives := [][]string{
 		{"default-src", "'self'"},

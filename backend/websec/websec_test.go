@@ -127,6 +127,42 @@ func TestDecideFrameOrigin(t *testing.T) {
 	}
 }
 
+// The sandbox pages of MCP Apps views (issue 15) live under ViewPath of
+// the app's origin: a subframe may show them, the main frame never, and
+// nothing else of the app's origin may be framed.
+func TestDecideViewPages(t *testing.T) {
+	p := mustPolicy(t, Options{App: []string{"wails://wails"}, Views: []string{"wails://wails"}})
+	for _, c := range []struct {
+		kind  Kind
+		url   string
+		allow bool
+	}{
+		{SubframeResponse, "wails://wails/mcpdesk-view/abc123", true},
+		{Navigate, "wails://wails/mcpdesk-view/abc123", true},
+		{MainFrameResponse, "wails://wails/mcpdesk-view/abc123", false},
+		{SubframeResponse, "wails://wails/mcpdesk-view/", false},
+		{SubframeResponse, "wails://wails/", false},
+		{SubframeResponse, "wails://wails/index.html", false},
+		{SubframeResponse, "wails://wails/mcpdesk-view/../index.html", false},
+		{SubframeResponse, "wails://wails/mcpdesk-view/..%2Findex.html", false},
+		{SubframeResponse, "wails://wails/mcpdesk-view%2Fx", false},
+		{SubframeResponse, "http://127.0.0.1:34115/mcpdesk-view/abc", false},
+		{NewWindow, "wails://wails/mcpdesk-view/abc123", false},
+		{Navigate, "about:srcdoc", true},
+		{Navigate, "about:srcdoc?x", false},
+		{Navigate, "about:blank", false},
+		{MainFrameResponse, "about:srcdoc", false},
+	} {
+		if d := p.Decide(c.kind, c.url); d.Allow != c.allow {
+			t.Errorf("Decide(%s, %q) = %v, want %v", c.kind, c.url, d.Allow, c.allow)
+		}
+	}
+	got := directives(t, p.CSP())["frame-src"]
+	if strings.Join(got, " ") != "wails://wails/mcpdesk-view/" {
+		t.Errorf("frame-src = %q, want the view path of the app origin only", got)
+	}
+}
+
 func TestNewRejects(t *testing.T) {
 	for name, o := range map[string]Options{
 		"no app origin":           {},

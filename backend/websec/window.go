@@ -14,11 +14,13 @@ const AppOrigin = "wails://wails"
 // bindings, and with an external frontend dev server (`wails dev`) the
 // window's pages come from wails://wails.localhost:PORT.
 func ForWindow(dev bool, devServer string) (*Policy, error) {
-	o := Options{App: []string{AppOrigin}}
+	o := Options{App: []string{AppOrigin}, Views: []string{AppOrigin}}
 	if dev && devServer != "" {
 		if host, port, err := net.SplitHostPort(devServer); err == nil && host != "" && port != "" {
 			o.App = append(o.App, "wails://wails.localhost:"+port)
 			o.Connect = append(o.Connect, "ws://"+devServer)
+			// A browser on the dev server shows views from it.
+			o.Views = append(o.Views, "wails://wails.localhost:"+port, "http://"+devServer)
 		}
 	}
 	return New(o)

@@ -5,12 +5,22 @@
 // (backend/websec decides; this file only carries the question).
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <gtk/gtk.h>
 #include <webkit2/webkit2.h>
 #include "_cgo_export.h"
 #include "guard_linux.h"
 
 #define NAVGUARD_KEY "mcpdesk-navguard"
+#define IPCGATE_KEY "mcpdesk-ipcgate"
+
+// Wails v2's own entry for a message from the page (an exported Go function
+// of its Linux frontend, the one its handler calls). Weak: a binary without
+// Wails' window (a test) has none, and the gate then stays out of the way.
+extern void processBindingMessage(char *message, char *source) __attribute__((weak));
+
+// The wrapper script of the bridge gate (gate.go), set by the first watch.
+static char *ipcgate_script = NULL;
 
 // Kinds, as websec.Kind.
 enum { KIND_NAVIGATE = 0, KIND_NEW_WINDOW = 1, KIND_MAIN_RESPONSE = 2, KIND_SUB_RESPONSE = 3 };
@@ -53,6 +63,64 @@ static gboolean navguard_decide_policy(WebKitWebView *view, WebKitPolicyDecision
     return TRUE;
 }
 
+// ipcgate_message replaces Wails' handler of the "external" script
+// message: Go's gate says whether the message came from the app's page
+// (and strips the secret); only then is it handed to Wails, as Wails' own
+// handler would have (with the view's URI as the source).
+static void ipcgate_message(WebKitUserContentManager *manager, WebKitJavascriptResult *result, gpointer data)
+{
+    uintptr_t h = (uintptr_t)data;
+    JSCValue *value = webkit_javascript_result_get_js_value(result);
+    char *message = jsc_value_to_string(value);
+    char *pass = ipcgateAdmit(h, message);
+    g_free(message);
+    if (pass == NULL)
+        return;
+    WebKitWebView *view = g_object_get_data(G_OBJECT(manager), IPCGATE_KEY);
+    const char *uri = view ? webkit_web_view_get_uri(view) : NULL;
+    char *source = uri ? g_strdup(uri) : NULL;
+    processBindingMessage(pass, source);
+    free(pass);
+    g_free(source);
+}
+
+// ipcgate_install puts the gate between view's page and Wails: the
+// wrapper script for the top frame of every later load (and now, for the
+// page already shown), and ipcgate_message in place of Wails' handler.
+// 1: installed; 0: already; -1: no Wails handler to call; -2: Wails'
+// handler not found (a Wails that works differently: nothing is changed).
+static int ipcgate_install(WebKitWebView *view, uintptr_t h)
+{
+    if (processBindingMessage == NULL || ipcgate_script == NULL)
+        return -1;
+    WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager(view);
+    if (manager == NULL)
+        return -2;
+    if (g_object_get_data(G_OBJECT(manager), IPCGATE_KEY))
+        return 0;
+    guint signal = g_signal_lookup("script-message-received", WEBKIT_TYPE_USER_CONTENT_MANAGER);
+    GQuark detail = g_quark_from_string("external");
+    gulong wails = g_signal_handler_find(manager, G_SIGNAL_MATCH_ID | G_SIGNAL_MATCH_DETAIL, signal, detail, NULL, NULL, NULL);
+    if (wails == 0)
+        return -2;
+    WebKitUserScript *script = webkit_user_script_new(ipcgate_script, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                                                      WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
+    webkit_user_content_manager_add_script(manager, script);
+    webkit_user_script_unref(script);
+    while (wails != 0) {
+        g_signal_handler_disconnect(manager, wails);
+        wails = g_signal_handler_find(manager, G_SIGNAL_MATCH_ID | G_SIGNAL_MATCH_DETAIL, signal, detail, NULL, NULL, NULL);
+    }
+    g_object_set_data(G_OBJECT(manager), IPCGATE_KEY, view);
+    g_signal_connect(manager, "script-message-received::external", G_CALLBACK(ipcgate_message), (gpointer)h);
+    // The page shown now was loaded before the script was added.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    webkit_web_view_run_javascript(view, ipcgate_script, NULL, NULL, NULL);
+#pragma GCC diagnostic pop
+    return 1;
+}
+
 // navguard_hook connects to view unless it is hooked already or shows a
 // page that is not the app's (the developer tools' inspector).
 static int navguard_hook(WebKitWebView *view, uintptr_t h)
@@ -65,6 +133,7 @@ static int navguard_hook(WebKitWebView *view, uintptr_t h)
         return 0;
     g_signal_connect(view, "decide-policy", G_CALLBACK(navguard_decide_policy), (gpointer)h);
     g_object_set_data(G_OBJECT(view), NAVGUARD_KEY, GINT_TO_POINTER(1));
+    ipcgateInstalled(h, ipcgate_install(view, h));
     return 1;
 }
 
@@ -94,8 +163,10 @@ static gboolean navguard_search(gpointer data)
     return G_SOURCE_REMOVE;
 }
 
-void navguard_watch(uintptr_t h)
+void navguard_watch(uintptr_t h, const char *ipc_script)
 {
+    if (ipcgate_script == NULL && ipc_script != NULL)
+        ipcgate_script = g_strdup(ipc_script);
     g_idle_add(navguard_search, (gpointer)h);
 }
 

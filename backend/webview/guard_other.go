@@ -30,5 +30,15 @@ func (g *Guard) Watching() <-chan struct{} { return g.ready }
 // Reload does nothing here; the caller falls back to the page's own reload.
 func (*Guard) Reload() {}
 
+// OnBridgeBlocked does nothing here: on macOS Wails itself refuses messages
+// from a frame whose address is not the app's (a widget runs in an
+// about:srcdoc frame), and WebView2 does not pass messages of subframes to
+// Wails' handler at all.
+func (*Guard) OnBridgeBlocked(func(string)) {}
+
+// BridgeGated reports false: there is no gate of ours here (see
+// OnBridgeBlocked for what holds instead).
+func (*Guard) BridgeGated() bool { return false }
+
 // CanReload reports whether Reload works on this platform.
 func (*Guard) CanReload() bool { return false }

@@ -88,14 +88,14 @@ fi
 # (Not a "bad port" such as 9: WebKit refuses those before asking the policy.)
 away="http://127.0.0.1:61999/re-enter-your-key"
 # nav_run starts the app for the check and waits up to 60 s for its last
-# report. Seen twice on a busy machine (with or without this check's code):
+# report (the frame check, below). Seen twice on a busy machine (with or without this check's code):
 # a window relaunched right after another one never reached GTK's main
 # loop; then the check says so and starts it once more.
 nav_run() {
   MCPDESK_CHECK_NAVIGATION="$away" "$bin" --data-dir "$work/data" >"$work/nav.log" 2>&1 &
   pid=$!
   for _ in $(seq 1 600); do
-    grep -q 'navigation check.*step.*after' "$work/nav.log" && break
+    grep -q 'msg="frame check"' "$work/nav.log" && break
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
@@ -122,6 +122,22 @@ grep -qE 'navigation blocked" kind=navigation host=127\.0\.0\.1' "$work/nav.log"
 grep -qE 'navigation check.*step.*after.*page.*wails://wails.*app.*true' "$work/nav.log" || nav_fail "the page did not stay the app's"
 echo "window-check: the page stayed at wails://wails; CSP and navigation guard held:"
 grep -E 'navigation (check|blocked)' "$work/nav.log" | sed 's/^/  /'
+
+# A hostile MCP Apps view (issue 15), framed as the app frames views, tries
+# to reach the Go bindings through WebKit's bridge and to read the app's
+# DOM and storage. Without backend/webview's bridge gate its call lands
+# (Wails v2.16 on Linux: GHSA-r5j2-ghh9-2jqw): the check fails unless the
+# view really sent it, the gate refused it and nothing was written.
+frames=$(grep 'msg="frame check"' "$work/nav.log" || true)
+[ -n "$frames" ] || nav_fail "the frame check never reported"
+grep -q 'bridge gate in place' "$work/nav.log" || nav_fail "the bridge gate was not put in place"
+for want in 'origin\\?":\\?"null' 'own\\?":\\?"sent' 'appDom\\?":\\?"threw SecurityError' 'storage\\?":\\?"threw SecurityError' 'top\\?":\\?"threw SecurityError' ' stored="?"?( |$)' 'gated=true'; do
+  grep -qE "$want" <<<"$frames" || nav_fail "frame check: want $want in $frames"
+done
+grep -q 'blocked a message to the Go bindings from a frame that is not the app.s page" what="call settings.Service.SaveUIState"' "$work/nav.log" \
+  || nav_fail "the gate did not report the view's call"
+echo "window-check: a hostile view on an opaque origin reached neither the Go bindings nor the app's DOM or storage:"
+sed 's/^/  /' <<<"$frames"
 
 # The same binary without a window: the command line, black-box.
 cli_ok=0

@@ -1770,6 +1770,74 @@ export namespace mcppool {
 		    return a;
 		}
 	}
+	export class ViewDomains {
+	    connect: string[];
+	    resource: string[];
+	    frame: string[];
+	    baseUri: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ViewDomains(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.connect = source["connect"];
+	        this.resource = source["resource"];
+	        this.frame = source["frame"];
+	        this.baseUri = source["baseUri"];
+	    }
+	}
+	export class ViewPage {
+	    token: string;
+	    server: string;
+	    uri: string;
+	    path: string;
+	    csp: string;
+	    allow: string;
+	    domains: ViewDomains;
+	    refused: string[];
+	    prefersBorder: boolean;
+	    hash: string;
+	    previousHash: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ViewPage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.token = source["token"];
+	        this.server = source["server"];
+	        this.uri = source["uri"];
+	        this.path = source["path"];
+	        this.csp = source["csp"];
+	        this.allow = source["allow"];
+	        this.domains = this.convertValues(source["domains"], ViewDomains);
+	        this.refused = source["refused"];
+	        this.prefersBorder = source["prefersBorder"];
+	        this.hash = source["hash"];
+	        this.previousHash = source["previousHash"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 

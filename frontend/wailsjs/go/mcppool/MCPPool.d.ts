@@ -20,6 +20,8 @@ export function ChooseImportFile():Promise<string>;
 
 export function ClearRPCLog():Promise<void>;
 
+export function CloseView(arg1:string):Promise<void>;
+
 export function Complete(arg1:string,arg2:mcppool.CompletionRef,arg3:string,arg4:string,arg5:Record<string, string>):Promise<mcp.Completion>;
 
 export function ConfigFile():Promise<string>;
@@ -49,6 +51,8 @@ export function ListServers():Promise<Array<mcppool.ServerView>>;
 export function ListTools(arg1:string):Promise<Array<mcppool.ListedTool>>;
 
 export function MoveSecretsToKeychain(arg1:Array<string>):Promise<number>;
+
+export function OpenView(arg1:string,arg2:string):Promise<mcppool.ViewPage>;
 
 export function PreviewImport(arg1:string):Promise<importer.Preview>;
 

@@ -30,6 +30,10 @@ export function ClearRPCLog() {
   return window['go']['mcppool']['MCPPool']['ClearRPCLog']();
 }
 
+export function CloseView(arg1) {
+  return window['go']['mcppool']['MCPPool']['CloseView'](arg1);
+}
+
 export function Complete(arg1, arg2, arg3, arg4, arg5) {
   return window['go']['mcppool']['MCPPool']['Complete'](arg1, arg2, arg3, arg4, arg5);
 }
@@ -88,6 +92,10 @@ export function ListTools(arg1) {
 
 export function MoveSecretsToKeychain(arg1) {
   return window['go']['mcppool']['MCPPool']['MoveSecretsToKeychain'](arg1);
+}
+
+export function OpenView(arg1, arg2) {
+  return window['go']['mcppool']['MCPPool']['OpenView'](arg1, arg2);
 }
 
 export function PreviewImport(arg1) {

@@ -1881,6 +1881,40 @@ export interface UsageTotals {
   costPartial: boolean;
 }
 
+/** ViewDomains are a view's declared origins, by what they allow. */
+export interface ViewDomains {
+  connect: string[];
+  resource: string[];
+  frame: string[];
+  baseUri: string[];
+}
+
+/**
+ * ViewPage is a view ready to be framed: where its sandbox page is, the
+ * policy it runs under, what it declared (shown to the user), and whether
+ * its HTML changed since it was last shown.
+ */
+export interface ViewPage {
+  /** Token names the page; CloseView takes it. */
+  token: string;
+  server: string;
+  uri: string;
+  /** Path is the page's address on the app's origin. */
+  path: string;
+  /** CSP is the Content-Security-Policy the view runs under. */
+  csp: string;
+  /** Allow is the iframe allow attribute (declared permissions only). */
+  allow: string;
+  /** Domains are the external origins the view declared and got. */
+  domains: ViewDomains;
+  /** Refused are declared entries that were not origins and were left out. */
+  refused: string[];
+  prefersBorder: boolean;
+  hash: string;
+  /** PreviousHash is the hash shown before, when the HTML changed. */
+  previousHash: string;
+}
+
 /** EventMap maps each event the backend emits to its payload (events.Catalog). */
 export interface EventMap {
   /**
@@ -2065,6 +2099,8 @@ export interface MCPPool {
   ChooseImportFile(): Promise<string>;
   /** ClearRPCLog empties the JSON-RPC logger. */
   ClearRPCLog(): Promise<void>;
+  /** CloseView forgets the page of a view that was torn down. */
+  CloseView(token: string): Promise<void>;
   /**
    * Complete suggests values for one argument of a prompt or resource
    * template as the user types.
@@ -2119,6 +2155,11 @@ export interface MCPPool {
    * file. It returns how many values moved; on an error none did.
    */
   MoveSecretsToKeychain(ids: string[] | null): Promise<number>;
+  /**
+   * OpenView reads the view uri (a ui:// resource) of server and makes a
+   * sandbox page for it; CloseView when it goes away.
+   */
+  OpenView(server: string, uri: string): Promise<ViewPage>;
   /**
    * PreviewImport reads a Claude Desktop, Cursor, VS Code, Windsurf, Cline or
    * MCP Desk config and shows what importing it would do: each server with
@@ -2233,6 +2274,7 @@ export function bindMCPPool(call: Call): MCPPool {
     ChooseFolder: () => call('mcppool', 'MCPPool', 'ChooseFolder'),
     ChooseImportFile: () => call('mcppool', 'MCPPool', 'ChooseImportFile'),
     ClearRPCLog: () => call('mcppool', 'MCPPool', 'ClearRPCLog'),
+    CloseView: (token) => call('mcppool', 'MCPPool', 'CloseView', token),
     Complete: (server, ref, arg, value, filled) => call('mcppool', 'MCPPool', 'Complete', server, ref, arg, value, filled),
     ConfigFile: () => call('mcppool', 'MCPPool', 'ConfigFile'),
     ContinueSignIn: (id) => call('mcppool', 'MCPPool', 'ContinueSignIn', id),
@@ -2248,6 +2290,7 @@ export function bindMCPPool(call: Call): MCPPool {
     ListServers: () => call('mcppool', 'MCPPool', 'ListServers'),
     ListTools: (server) => call('mcppool', 'MCPPool', 'ListTools', server),
     MoveSecretsToKeychain: (ids) => call('mcppool', 'MCPPool', 'MoveSecretsToKeychain', ids),
+    OpenView: (server, uri) => call('mcppool', 'MCPPool', 'OpenView', server, uri),
     PreviewImport: (path) => call('mcppool', 'MCPPool', 'PreviewImport', path),
     PreviewImportData: (name, content) => call('mcppool', 'MCPPool', 'PreviewImportData', name, content),
     RPCLog: () => call('mcppool', 'MCPPool', 'RPCLog'),

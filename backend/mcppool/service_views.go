@@ -1,0 +1,75 @@
+package mcppool
+
+import (
+	"slices"
+
+	"mcpdesk/backend/apps"
+)
+
+// ViewPage is a view ready to be framed: where its sandbox page is, the
+// policy it runs under, what it declared (shown to the user), and whether
+// its HTML changed since it was last shown.
+type ViewPage struct {
+	// Token names the page; CloseView takes it.
+	Token  string `json:"token"`
+	Server string `json:"server"`
+	URI    string `json:"uri"`
+	// Path is the page's address on the app's origin.
+	Path string `json:"path"`
+	// CSP is the Content-Security-Policy the view runs under.
+	CSP string `json:"csp"`
+	// Allow is the iframe allow attribute (declared permissions only).
+	Allow string `json:"allow"`
+	// Domains are the external origins the view declared and got.
+	Domains ViewDomains `json:"domains"`
+	// Refused are declared entries that were not origins and were left out.
+	Refused       []string `json:"refused"`
+	PrefersBorder bool     `json:"prefersBorder"`
+	Hash          string   `json:"hash"`
+	// PreviousHash is the hash shown before, when the HTML changed.
+	PreviousHash string `json:"previousHash"`
+}
+
+// ViewDomains are a view's declared origins, by what they allow.
+type ViewDomains struct {
+	Connect  []string `json:"connect"`
+	Resource []string `json:"resource"`
+	Frame    []string `json:"frame"`
+	BaseURI  []string `json:"baseUri"`
+}
+
+// OpenView reads the view uri (a ui:// resource) of server and makes a
+// sandbox page for it; CloseView when it goes away.
+func (s *MCPPool) OpenView(server, uri string) (ViewPage, error) {
+	v, page, err := s.pool.OpenView(s.pool.context(), server, uri)
+	if err != nil {
+		return ViewPage{}, err
+	}
+	out := ViewPage{Token: page.Token, Server: server, URI: uri, Path: page.Path, CSP: page.CSP, Allow: page.Allow,
+		Refused: nonNil(v.Policy.Refused), Hash: v.Hash, PreviousHash: v.PreviousHash,
+		PrefersBorder: v.Meta.PrefersBorder == nil || *v.Meta.PrefersBorder,
+		Domains:       domainsOf(v.Meta.CSP, v.Policy.Refused)}
+	return out, nil
+}
+
+// CloseView forgets the page of a view that was torn down.
+func (s *MCPPool) CloseView(token string) { s.pool.CloseView(token) }
+
+// domainsOf lists what c declared, without what was refused.
+func domainsOf(c *apps.CSP, refused []string) ViewDomains {
+	d := ViewDomains{Connect: []string{}, Resource: []string{}, Frame: []string{}, BaseURI: []string{}}
+	if c == nil {
+		return d
+	}
+	keep := func(list []string) []string {
+		out := []string{}
+		for _, x := range list {
+			if !slices.Contains(refused, x) {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	d.Connect, d.Resource, d.Frame, d.BaseURI = keep(c.ConnectDomains), keep(c.ResourceDomains), keep(c.FrameDomains), keep(c.BaseURIDomains)
+	return d
+}

@@ -1,0 +1,44 @@
+package mcppool
+
+import (
+	"context"
+
+	"mcpdesk/backend/apps"
+)
+
+// MCP Apps views (issue 15): a tool's _meta.ui.resourceUri names a ui://
+// resource that the app shows as a sandbox page (backend/apps). The pool
+// reads each view once per server and URI, reads it again after the
+// server says it changed, and keeps the pages being shown.
+
+// viewSet is the pool's views and pages.
+type viewSet struct {
+	views *apps.Views
+	pages *apps.Pages
+}
+
+func (p *Pool) initViews() {
+	p.apps = viewSet{views: apps.NewViews(p.ReadResource), pages: apps.NewPages()}
+}
+
+// ViewPages serves the pages of the views being shown; the window's asset
+// server passes requests under websec.ViewPath to it.
+func (p *Pool) ViewPages() *apps.Pages { return p.apps.pages }
+
+// OpenView reads the view uri of server (cached) and makes a page for it.
+func (p *Pool) OpenView(ctx context.Context, server, uri string) (apps.View, apps.Page, error) {
+	v, err := p.apps.views.View(ctx, server, uri)
+	if err != nil {
+		return apps.View{}, apps.Page{}, err
+	}
+	return v, p.apps.pages.Add(v), nil
+}
+
+// CloseView forgets a page: its view was torn down.
+func (p *Pool) CloseView(token string) { p.apps.pages.Remove(token) }
+
+// viewChanged drops a cached view the server says changed.
+func (p *Pool) viewChanged(server, uri string) { p.apps.views.Forget(server, uri) }
+
+// viewsOfServerChanged drops every cached view of server.
+func (p *Pool) viewsOfServerChanged(server string) { p.apps.views.ForgetServer(server) }
