@@ -80,6 +80,14 @@ func (ps *Pages) Add(v View) Page {
 	return p
 }
 
+// Get returns the page named token, while it is shown.
+func (ps *Pages) Get(token string) (Page, bool) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	p, ok := ps.m[token]
+	return p, ok
+}
+
 // Remove forgets a page (its view was torn down); later requests get 404.
 func (ps *Pages) Remove(token string) {
 	ps.mu.Lock()

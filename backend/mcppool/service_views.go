@@ -1,9 +1,17 @@
 package mcppool
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"slices"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"mcpdesk/backend/apps"
+	"mcpdesk/backend/store"
+	"mcpdesk/backend/usererr"
 )
 
 // ViewPage is a view ready to be framed: where its sandbox page is, the
@@ -54,6 +62,56 @@ func (s *MCPPool) OpenView(server, uri string) (ViewPage, error) {
 
 // CloseView forgets the page of a view that was torn down.
 func (s *MCPPool) CloseView(token string) { s.pool.CloseView(token) }
+
+// ViewToolCall is a tools/call a view asked for, after the user allowed
+// it. Token names the view's page: the call can only go to that view's
+// server.
+type ViewToolCall struct {
+	Token     string         `json:"token"`
+	CallID    string         `json:"callId"`
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+// CallToolFromView runs a view's tools/call on the view's own server, and
+// only a tool whose visibility includes "app"; anything else is refused
+// before it reaches the server. Every call, refused or run, goes to the
+// audit log with source "view".
+func (s *MCPPool) CallToolFromView(req ViewToolCall) (ToolCallOutcome, error) {
+	page, ok := s.pool.ViewPages().Get(req.Token)
+	if !ok {
+		return ToolCallOutcome{}, usererr.New(usererr.ViewGone, nil)
+	}
+	call := ToolCallRequest{CallID: req.CallID, Server: page.Server, Tool: req.Tool, Arguments: req.Arguments}
+	if err := s.pool.viewMayCall(page.Server, req.Tool); err != nil {
+		s.auditView(call, nil, 0, err, store.AuditDeclined)
+		return ToolCallOutcome{}, err
+	}
+	ctx := s.pool.context()
+	res, took, err := s.pool.CallToolTracked(ctx, call.CallID, call.Server, call.Tool, call.Arguments)
+	s.auditView(call, res, took, err, "")
+	if err == nil && res == nil {
+		err = errors.New("the server sent no result")
+	}
+	if err != nil {
+		return ToolCallOutcome{}, fmt.Errorf("%s › %s: %w", call.Server, call.Tool, err)
+	}
+	return ToolCallOutcome{Result: *res, DurationMs: float64(took.Microseconds()) / 1000}, nil
+}
+
+// auditView logs a view's call (status forces the status of a refused one).
+func (s *MCPPool) auditView(req ToolCallRequest, res *mcp.CallToolResult, took time.Duration, err error, status string) {
+	if s.audit == nil {
+		return
+	}
+	e := auditEntry(req, res, took, err)
+	e.Source = store.AuditView
+	if status != "" {
+		e.Status = status
+	}
+	e.DefinitionHash = s.pool.toolHash(req.Server, req.Tool)
+	s.audit.RecordToolCall(context.WithoutCancel(s.pool.context()), e)
+}
 
 // domainsOf lists what c declared, without what was refused.
 func domainsOf(c *apps.CSP, refused []string) ViewDomains {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"mcpdesk/backend/apps"
+	"mcpdesk/backend/usererr"
 )
 
 // MCP Apps views (issue 15): a tool's _meta.ui.resourceUri names a ui://
@@ -42,3 +43,21 @@ func (p *Pool) viewChanged(server, uri string) { p.apps.views.Forget(server, uri
 
 // viewsOfServerChanged drops every cached view of server.
 func (p *Pool) viewsOfServerChanged(server string) { p.apps.views.ForgetServer(server) }
+
+// viewMayCall says whether a view of server may call tool: the server
+// offers it, and its visibility includes "app".
+func (p *Pool) viewMayCall(server, tool string) error {
+	tools, err := p.Tools(server)
+	if err != nil {
+		return err
+	}
+	for _, t := range tools {
+		if t.Name == tool {
+			if !apps.UIOf(t).ForApp() {
+				return usererr.New(usererr.ViewToolNotForApp, usererr.Params{"server": server, "tool": tool})
+			}
+			return nil
+		}
+	}
+	return usererr.New(usererr.ViewNoSuchTool, usererr.Params{"server": server, "tool": tool})
+}

@@ -49,6 +49,7 @@ const (
 	AuditChat  = "chat"  // a model asked for it in a chat turn (window or command line)
 	AuditTools = "tools" // the user ran it in the Tools tab
 	AuditCLI   = "cli"   // mcpdesk inspect --method tools/call
+	AuditView  = "view"  // an MCP Apps view asked for it (issue 15)
 )
 
 // How a tool call ended (AuditEntry.Status).
@@ -88,7 +89,7 @@ type AuditEntry struct {
 	ID int64 `json:"id"`
 	// Time is when the call started, or was decided when it never ran.
 	Time   time.Time `json:"time"`
-	Source string    `json:"source" ts_type:"'chat' | 'tools' | 'cli'"`
+	Source string    `json:"source" ts_type:"'chat' | 'tools' | 'cli' | 'view'"`
 	// ConversationID is the chat conversation, 0 for none.
 	ConversationID int64  `json:"conversationId"`
 	Server         string `json:"server"`

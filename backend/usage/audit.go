@@ -20,7 +20,7 @@ type AuditQuery struct {
 	// Status is ok, error, cancelled, declined or timeout.
 	Status string `json:"status" ts_type:"'ok' | 'error' | 'cancelled' | 'declined' | 'timeout' | ''"`
 	// Source is chat, tools or cli.
-	Source string `json:"source" ts_type:"'chat' | 'tools' | 'cli' | ''"`
+	Source string `json:"source" ts_type:"'chat' | 'tools' | 'cli' | 'view' | ''"`
 	// Text finds entries whose tool, arguments, output or error contain it.
 	Text string `json:"text"`
 	// Limit is the page size (<= 0: 100, at most 1000); Offset skips that
@@ -45,7 +45,7 @@ func (e *Engine) Audit(ctx context.Context, q AuditQuery) (AuditPage, error) {
 	if q.Status != "" && !slices.Contains([]string{store.AuditOK, store.AuditError, store.AuditCancelled, store.AuditDeclined, store.AuditTimeout}, q.Status) {
 		return AuditPage{}, fmt.Errorf("status %q: want ok, error, cancelled, declined or timeout", q.Status)
 	}
-	if q.Source != "" && !slices.Contains([]string{store.AuditChat, store.AuditTools, store.AuditCLI}, q.Source) {
+	if q.Source != "" && !slices.Contains([]string{store.AuditChat, store.AuditTools, store.AuditCLI, store.AuditView}, q.Source) {
 		return AuditPage{}, fmt.Errorf("source %q: want chat, tools or cli", q.Source)
 	}
 	entries, total, err := e.st.AuditEntries(ctx, store.AuditFilter{

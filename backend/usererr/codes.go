@@ -24,6 +24,11 @@ const (
 	CallCancelled        Code = "call.cancelled"
 	CallNoLogging        Code = "call.noLogging"
 
+	// What an MCP Apps view asks of the app (MCPPool.CallToolFromView).
+	ViewGone          Code = "view.gone"
+	ViewNoSuchTool    Code = "view.noSuchTool"
+	ViewToolNotForApp Code = "view.toolNotForApp"
+
 	// A chat turn the user starts (ChatService).
 	ChatBusy            Code = "chat.busy"
 	ChatNoModel         Code = "chat.noModel"
@@ -139,6 +144,10 @@ var registry = map[Code]string{
 	CallTimeout:          `server "{server}" did not answer within {timeout} (the limit restarts with each progress notification)`,
 	CallCancelled:        `call cancelled`,
 	CallNoLogging:        `server "{server}" does not send log messages`,
+
+	ViewGone:          `this view is no longer shown`,
+	ViewNoSuchTool:    `the view asked for tool "{tool}", which server "{server}" does not offer`,
+	ViewToolNotForApp: `the view asked for tool "{tool}" of server "{server}", which the server does not offer to views (its visibility lacks "app")`,
 
 	ChatBusy:            `a reply is still running in this conversation; stop it or wait for it to finish`,
 	ChatNoModel:         `no model chosen and no default model; pick a model, or set a default in Settings → Providers`,

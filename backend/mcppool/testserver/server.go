@@ -52,6 +52,9 @@ func newServer(cfg config) *server.MCPServer {
 			})
 	}
 	addPrompts(s)
+	if cfg.apps {
+		addApps(s)
+	}
 	return s
 }
 

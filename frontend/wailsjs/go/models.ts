@@ -1838,6 +1838,24 @@ export namespace mcppool {
 		    return a;
 		}
 	}
+	export class ViewToolCall {
+	    token: string;
+	    callId: string;
+	    tool: string;
+	    arguments: Record<string, any>;
+	
+	    static createFrom(source: any = {}) {
+	        return new ViewToolCall(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.token = source["token"];
+	        this.callId = source["callId"];
+	        this.tool = source["tool"];
+	        this.arguments = source["arguments"];
+	    }
+	}
 
 }
 
@@ -2400,7 +2418,7 @@ export namespace store {
 	    id: number;
 	    // Go type: time
 	    time: any;
-	    source: 'chat' | 'tools' | 'cli';
+	    source: 'chat' | 'tools' | 'cli' | 'view';
 	    conversationId: number;
 	    server: string;
 	    tool: string;
@@ -3038,7 +3056,7 @@ export namespace usage {
 	    server: string;
 	    tool: string;
 	    status: 'ok' | 'error' | 'cancelled' | 'declined' | 'timeout' | '';
-	    source: 'chat' | 'tools' | 'cli' | '';
+	    source: 'chat' | 'tools' | 'cli' | 'view' | '';
 	    text: string;
 	    limit: number;
 	    offset: number;

@@ -25,5 +25,5 @@ export type AuditStatus = AuditEntry['status'];
 export type PriceSource = import('./generated/contract').Price['source'];
 
 export const USAGE_EXPORT_BY = allOf<ExportBy>()(['day', 'provider', 'model', 'conversation', 'calls']);
-export const AUDIT_SOURCES = allOf<AuditSource>()(['chat', 'tools', 'cli']);
+export const AUDIT_SOURCES = allOf<AuditSource>()(['chat', 'tools', 'cli', 'view']);
 export const AUDIT_STATUSES = allOf<AuditStatus>()(['ok', 'error', 'cancelled', 'declined', 'timeout']);

@@ -10,6 +10,8 @@ export function AnswerElicitation(arg1:string,arg2:events.ElicitationAction,arg3
 
 export function CallTool(arg1:mcppool.ToolCallRequest):Promise<mcppool.ToolCallOutcome>;
 
+export function CallToolFromView(arg1:mcppool.ViewToolCall):Promise<mcppool.ToolCallOutcome>;
+
 export function CancelCall(arg1:string):Promise<void>;
 
 export function CancelSignIn(arg1:string):Promise<void>;

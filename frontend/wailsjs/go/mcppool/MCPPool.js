@@ -10,6 +10,10 @@ export function CallTool(arg1) {
   return window['go']['mcppool']['MCPPool']['CallTool'](arg1);
 }
 
+export function CallToolFromView(arg1) {
+  return window['go']['mcppool']['MCPPool']['CallToolFromView'](arg1);
+}
+
 export function CancelCall(arg1) {
   return window['go']['mcppool']['MCPPool']['CancelCall'](arg1);
 }

@@ -65,7 +65,7 @@ export interface AuditEntry {
   id: number;
   /** Time is when the call started, or was decided when it never ran. */
   time: string;
-  source: 'chat' | 'tools' | 'cli';
+  source: 'chat' | 'tools' | 'cli' | 'view';
   /** ConversationID is the chat conversation, 0 for none. */
   conversationId: number;
   server: string;
@@ -119,7 +119,7 @@ export interface AuditQuery {
   /** Status is ok, error, cancelled, declined or timeout. */
   status: 'ok' | 'error' | 'cancelled' | 'declined' | 'timeout' | '';
   /** Source is chat, tools or cli. */
-  source: 'chat' | 'tools' | 'cli' | '';
+  source: 'chat' | 'tools' | 'cli' | 'view' | '';
   /** Text finds entries whose tool, arguments, output or error contain it. */
   text: string;
   /**
@@ -1915,6 +1915,18 @@ export interface ViewPage {
   previousHash: string;
 }
 
+/**
+ * ViewToolCall is a tools/call a view asked for, after the user allowed
+ * it. Token names the view's page: the call can only go to that view's
+ * server.
+ */
+export interface ViewToolCall {
+  token: string;
+  callId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
 /** EventMap maps each event the backend emits to its payload (events.Catalog). */
 export interface EventMap {
   /**
@@ -2080,6 +2092,13 @@ export interface MCPPool {
    * (WithAudit).
    */
   CallTool(req: ToolCallRequest): Promise<ToolCallOutcome>;
+  /**
+   * CallToolFromView runs a view's tools/call on the view's own server, and
+   * only a tool whose visibility includes "app"; anything else is refused
+   * before it reaches the server. Every call, refused or run, goes to the
+   * audit log with source "view".
+   */
+  CallToolFromView(req: ViewToolCall): Promise<ToolCallOutcome>;
   /**
    * CancelCall stops a running tool call; the server is told with
    * notifications/cancelled.
@@ -2269,6 +2288,7 @@ export function bindMCPPool(call: Call): MCPPool {
   return {
     AnswerElicitation: (id, action, content) => call('mcppool', 'MCPPool', 'AnswerElicitation', id, action, content),
     CallTool: (req) => call('mcppool', 'MCPPool', 'CallTool', req),
+    CallToolFromView: (req) => call('mcppool', 'MCPPool', 'CallToolFromView', req),
     CancelCall: (callID) => call('mcppool', 'MCPPool', 'CancelCall', callID),
     CancelSignIn: (id) => call('mcppool', 'MCPPool', 'CancelSignIn', id),
     ChooseFolder: () => call('mcppool', 'MCPPool', 'ChooseFolder'),

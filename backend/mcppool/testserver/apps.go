@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// The MCP Apps set (--apps, issue 15): tools with views, a tool only views
+// may call, a tool only the model may call, and two views — a counter that
+// uses every host request it can, and a hostile one that tries every way
+// out of its sandbox and reports what happened.
+
+//go:embed views/counter.html
+var counterView string
+
+//go:embed views/hostile.html
+var hostileView string
+
+const appMIME = "text/html;profile=mcp-app"
+
+func uiMeta(ui map[string]any) *mcp.Meta { return &mcp.Meta{AdditionalFields: map[string]any{"ui": ui}} }
+
+func addApps(s *server.MCPServer) {
+	show := mcp.NewTool("show_counter",
+		mcp.WithDescription("Shows a counter view starting at start; returns {count: start}."),
+		mcp.WithNumber("start", mcp.Description("Where the counter starts")),
+		mcp.WithReadOnlyHintAnnotation(true),
+	)
+	show.Meta = uiMeta(map[string]any{"resourceUri": "ui://counter/view.html"})
+	s.AddTool(show, func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		n := req.GetFloat("start", 0)
+		return mcp.NewToolResultStructured(map[string]any{"count": n}, fmt.Sprintf("count is %g", n)), nil
+	})
+
+	add := mcp.NewTool("counter_add",
+		mcp.WithDescription("Adds 1 to count (for the counter view only)."),
+		mcp.WithNumber("count", mcp.Required()),
+	)
+	add.Meta = uiMeta(map[string]any{"resourceUri": "ui://counter/view.html", "visibility": []any{"app"}})
+	s.AddTool(add, func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		n := req.GetFloat("count", 0) + 1
+		return mcp.NewToolResultStructured(map[string]any{"count": n}, fmt.Sprintf("count is %g", n)), nil
+	})
+
+	secret := mcp.NewTool("model_only",
+		mcp.WithDescription("A tool for the model only: views may not call it."),
+	)
+	secret.Meta = uiMeta(map[string]any{"visibility": []any{"model"}})
+	s.AddTool(secret, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("model_only ran"), nil
+	})
+
+	hostile := mcp.NewTool("show_hostile",
+		mcp.WithDescription("Shows a view that tries to get out of its sandbox."),
+		mcp.WithReadOnlyHintAnnotation(true),
+	)
+	hostile.Meta = uiMeta(map[string]any{"resourceUri": "ui://hostile/view.html"})
+	s.AddTool(hostile, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("hostile view shown"), nil
+	})
+
+	for uri, html := range map[string]string{"ui://counter/view.html": counterView, "ui://hostile/view.html": hostileView} {
+		meta := map[string]any{}
+		if uri == "ui://counter/view.html" {
+			// A declared connect domain: shown to the user, allowed in connect-src.
+			meta["ui"] = map[string]any{"csp": map[string]any{"connectDomains": []any{"https://api.counter.example"}}, "prefersBorder": true}
+		}
+		s.AddResource(mcp.NewResource(uri, uri, mcp.WithMIMEType(appMIME)),
+			func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+				return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: appMIME, Text: html, Meta: meta}}, nil
+			})
+	}
+}

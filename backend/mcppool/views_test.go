@@ -1,0 +1,108 @@
+package mcppool
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"mcpdesk/backend/events"
+	"mcpdesk/backend/store"
+	"mcpdesk/backend/usage"
+	"mcpdesk/backend/usererr"
+)
+
+// A view of the test server's MCP Apps set: read once, framed as a
+// sandbox page with its declared domain, and able to call only the tools
+// its server offers to views — each call, run or refused, audited as the
+// view's.
+func TestViewsOpenServeAndCallOnlyAppTools(t *testing.T) {
+	st, err := store.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ledger := usage.New(usage.Options{Store: st})
+	p, _ := newTestPool(t, stdioServer("apps", "--apps"), stdioServer("other"))
+	waitState(t, p, "apps", events.StateConnected, 15*time.Second)
+	waitState(t, p, "other", events.StateConnected, 15*time.Second)
+	svc := NewService(p, nil, WithAudit(ledger))
+
+	page, err := svc.OpenView("apps", "ui://counter/view.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Server != "apps" || !strings.HasPrefix(page.Path, "/mcpdesk-view/") || len(page.Hash) != 64 || page.PreviousHash != "" {
+		t.Fatalf("page %+v", page)
+	}
+	if strings.Join(page.Domains.Connect, ",") != "https://api.counter.example" || !strings.Contains(page.CSP, "connect-src https://api.counter.example") {
+		t.Errorf("declared domain: %+v, CSP %q", page.Domains, page.CSP)
+	}
+	if !page.PrefersBorder {
+		t.Error("prefersBorder lost")
+	}
+
+	// The page is served by the pool's pages, with the view inside.
+	rec := httptest.NewRecorder()
+	p.ViewPages().Middleware(http.NotFoundHandler()).ServeHTTP(rec, httptest.NewRequest("GET", "wails://wails"+page.Path, nil))
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "counter_add") || !strings.HasSuffix(rec.Header().Get("Content-Security-Policy"), "sandbox allow-scripts") {
+		t.Fatalf("served %d %q", rec.Code, rec.Header().Get("Content-Security-Policy"))
+	}
+
+	// A tool for views runs on the view's server.
+	out, err := svc.CallToolFromView(ViewToolCall{Token: page.Token, CallID: "v1", Tool: "counter_add", Arguments: map[string]any{"count": 41}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Result.StructuredContent.(map[string]any)["count"]; got != float64(42) {
+		t.Errorf("counter_add: %v", got)
+	}
+	// A tool only for the model, a tool of another server, a gone view:
+	// refused before any server sees them.
+	var ue *usererr.Error
+	if _, err := svc.CallToolFromView(ViewToolCall{Token: page.Token, CallID: "v2", Tool: "model_only"}); !errors.As(err, &ue) || ue.Code != usererr.ViewToolNotForApp {
+		t.Errorf("model_only: %v", err)
+	}
+	if _, err := svc.CallToolFromView(ViewToolCall{Token: page.Token, CallID: "v3", Tool: "no_such_tool"}); !errors.As(err, &ue) || ue.Code != usererr.ViewNoSuchTool {
+		t.Errorf("unknown tool: %v", err)
+	}
+	svc.CloseView(page.Token)
+	if _, err := svc.CallToolFromView(ViewToolCall{Token: page.Token, CallID: "v4", Tool: "counter_add"}); !errors.As(err, &ue) || ue.Code != usererr.ViewGone {
+		t.Errorf("after CloseView: %v", err)
+	}
+	rec = httptest.NewRecorder()
+	p.ViewPages().Middleware(http.NotFoundHandler()).ServeHTTP(rec, httptest.NewRequest("GET", "wails://wails"+page.Path, nil))
+	if rec.Code != 404 {
+		t.Errorf("a closed page is still served: %d", rec.Code)
+	}
+
+	audit, err := ledger.Audit(context.Background(), usage.AuditQuery{Source: store.AuditView})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, e := range audit.Entries {
+		if e.Server != "apps" {
+			t.Errorf("a view's call is logged on server %q", e.Server)
+		}
+		got[e.Tool] = e.Status
+	}
+	want := map[string]string{"counter_add": store.AuditOK, "model_only": store.AuditDeclined, "no_such_tool": store.AuditDeclined}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("audit of %s: %q, want %q (all: %v)", k, got[k], v, got)
+		}
+	}
+
+	// Shown again, the view is the cached one: same hash, nothing changed.
+	again, err := svc.OpenView("apps", "ui://counter/view.html")
+	if err != nil || again.Hash != page.Hash || again.PreviousHash != "" || again.Token == page.Token {
+		t.Errorf("again: %+v %v", again, err)
+	}
+	if _, err := svc.OpenView("apps", "test://hello"); err == nil {
+		t.Error("a resource that is not ui:// was opened as a view")
+	}
+}
