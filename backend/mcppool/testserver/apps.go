@@ -22,7 +22,9 @@ var hostileView string
 
 const appMIME = "text/html;profile=mcp-app"
 
-func uiMeta(ui map[string]any) *mcp.Meta { return &mcp.Meta{AdditionalFields: map[string]any{"ui": ui}} }
+func uiMeta(ui map[string]any) *mcp.Meta {
+	return &mcp.Meta{AdditionalFields: map[string]any{"ui": ui}}
+}
 
 func addApps(s *server.MCPServer) {
 	show := mcp.NewTool("show_counter",
