@@ -122,6 +122,8 @@ func NewApp(cfg Config) (*App, error) {
 		return nil, err
 	}
 	a.core = c
+	// What the bridge gate refuses is shown in the logger too.
+	a.nav.OnBridgeBlocked(c.Pool.NoteBridgeBlocked)
 	a.bound = c.Bind(core.Window{
 		Dialogs: picker{a}, Desk: desk, Keychain: keychain, Version: cfg.Version,
 		Settings: []settings.Option{

@@ -169,13 +169,17 @@ type ServersChangedPayload struct {
 // Direction tells which way a JSON-RPC message travelled.
 type Direction string
 
-// The two directions.
+// The directions.
 const (
 	Outgoing Direction = "out" // client → server
 	Incoming Direction = "in"  // server → client
 	// Local marks an entry that is no message on the wire: what MCP Desk
 	// noted about a request of its own (see RPCEntry.Note).
 	Local Direction = "local"
+	// The view lane (MCP Apps): messages between a view and MCP Desk, not
+	// on the server's wire.
+	ViewToHost Direction = "view-in"
+	HostToView Direction = "view-out"
 )
 
 // RPCKind classifies a JSON-RPC message.
@@ -213,7 +217,9 @@ type RPCEntry struct {
 	// Note, on a Local entry, says what became of request ID: the user
 	// stopped it, it ran past its time limit, MCP Desk no longer needed
 	// it, or no answer could be had (Payload then holds the reason).
-	Note string `json:"note,omitempty" ts_type:"'cancelledByUser'|'timedOut'|'abandoned'|'noAnswer'"`
+	// On the view lane: 'viewOpened' (Payload: the policy the view runs
+	// under) and 'blocked' (Payload: what MCP Desk refused and why).
+	Note string `json:"note,omitempty" ts_type:"'cancelledByUser'|'timedOut'|'abandoned'|'noAnswer'|'viewOpened'|'blocked'"`
 }
 
 // RPCLogBatch carries the JSON-RPC messages logged since the last batch.

@@ -85,6 +85,7 @@ func (s *MCPPool) CallToolFromView(req ViewToolCall) (ToolCallOutcome, error) {
 	call := ToolCallRequest{CallID: req.CallID, Server: page.Server, Tool: req.Tool, Arguments: req.Arguments}
 	if err := s.pool.viewMayCall(page.Server, req.Tool); err != nil {
 		s.auditView(call, nil, 0, err, store.AuditDeclined)
+		s.pool.logViewBlocked(page.Server, "tools/call "+req.Tool, err.Error())
 		return ToolCallOutcome{}, err
 	}
 	ctx := s.pool.context()
@@ -111,6 +112,23 @@ func (s *MCPPool) auditView(req ToolCallRequest, res *mcp.CallToolResult, took t
 	}
 	e.DefinitionHash = s.pool.toolHash(req.Server, req.Tool)
 	s.audit.RecordToolCall(context.WithoutCancel(s.pool.context()), e)
+}
+
+// LogViewMessage puts one JSON-RPC message between a view and MCP Desk in
+// the logger, in the view lane (toView: MCP Desk sent it). A view that is
+// gone is not logged.
+func (s *MCPPool) LogViewMessage(token string, toView bool, payload string) {
+	if page, ok := s.pool.ViewPages().Get(token); ok {
+		s.pool.logView(page, toView, payload)
+	}
+}
+
+// LogViewBlocked notes in the logger what MCP Desk refused a view (a link
+// that is not http(s), a message the user declined, a malformed message).
+func (s *MCPPool) LogViewBlocked(token, what, why string) {
+	if page, ok := s.pool.ViewPages().Get(token); ok {
+		s.pool.logViewBlocked(page.Server, what, why)
+	}
 }
 
 // domainsOf lists what c declared, without what was refused.

@@ -2,8 +2,12 @@ package mcppool
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
+	"time"
 
 	"mcpdesk/backend/apps"
+	"mcpdesk/backend/events"
 	"mcpdesk/backend/usererr"
 )
 
@@ -32,7 +36,9 @@ func (p *Pool) OpenView(ctx context.Context, server, uri string) (apps.View, app
 	if err != nil {
 		return apps.View{}, apps.Page{}, err
 	}
-	return v, p.apps.pages.Add(v), nil
+	page := p.apps.pages.Add(v)
+	p.logViewOpened(v, page)
+	return v, page, nil
 }
 
 // CloseView forgets a page: its view was torn down.
@@ -60,4 +66,56 @@ func (p *Pool) viewMayCall(server, tool string) error {
 		}
 	}
 	return usererr.New(usererr.ViewNoSuchTool, usererr.Params{"server": server, "tool": tool})
+}
+
+// logViewOpened notes in the logger that a view is shown, with the policy
+// it runs under and the domains it declared.
+func (p *Pool) logViewOpened(v apps.View, page apps.Page) {
+	payload, _ := json.Marshal(map[string]any{"uri": v.URI, "contentSecurityPolicy": page.CSP, "allow": page.Allow,
+		"refused": v.Policy.Refused, "hash": v.Hash, "previousHash": v.PreviousHash})
+	p.log.Add(events.RPCEntry{Server: v.Server, Time: time.Now().UnixMilli(), Direction: events.Local,
+		Kind: events.KindNotification, Method: "view " + v.URI, Note: "viewOpened", Payload: string(payload)})
+}
+
+// logView puts one message between the view of page and MCP Desk in the
+// logger's view lane, scrubbed of the server's secrets.
+func (p *Pool) logView(page apps.Page, toView bool, payload string) {
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Error  json.RawMessage `json:"error"`
+	}
+	_ = json.Unmarshal([]byte(payload), &msg)
+	kind := events.KindNotification
+	switch {
+	case msg.Method != "" && len(msg.ID) > 0:
+		kind = events.KindRequest
+	case msg.Method == "" && len(msg.Error) > 0:
+		kind = events.KindError
+	case msg.Method == "":
+		kind = events.KindResponse
+	}
+	dir := events.ViewToHost
+	if toView {
+		dir = events.HostToView
+	}
+	if c := p.conn(page.Server); c != nil {
+		payload = c.redact.Redact(payload)
+	}
+	p.log.Add(events.RPCEntry{Server: page.Server, Time: time.Now().UnixMilli(), Direction: dir, Kind: kind,
+		Method: msg.Method, ID: strings.Trim(string(msg.ID), `"`), Payload: payload})
+}
+
+// logViewBlocked notes something MCP Desk refused a view.
+func (p *Pool) logViewBlocked(server, what, why string) {
+	payload, _ := json.Marshal(map[string]string{"reason": why})
+	p.log.Add(events.RPCEntry{Server: server, Time: time.Now().UnixMilli(), Direction: events.Local,
+		Kind: events.KindError, Method: what, Note: "blocked", Payload: string(payload)})
+}
+
+// NoteBridgeBlocked notes in the logger that a frame that is not the app's
+// page tried to reach the Go bindings (backend/webview's bridge gate);
+// what names the method it asked for, never its arguments.
+func (p *Pool) NoteBridgeBlocked(what string) {
+	p.logViewBlocked("mcpdesk", "Go bindings", "a frame that is not the app's page tried to reach the Go bindings: "+what)
 }

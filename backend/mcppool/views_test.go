@@ -97,6 +97,30 @@ func TestViewsOpenServeAndCallOnlyAppTools(t *testing.T) {
 		}
 	}
 
+	// The logger shows the view's policy and the refusals, in the view lane.
+	var opened, blocked bool
+	for _, e := range p.Log().Entries() {
+		switch {
+		case e.Note == "viewOpened" && strings.Contains(e.Payload, "connect-src https://api.counter.example"):
+			opened = true
+		case e.Note == "blocked" && e.Method == "tools/call model_only" && strings.Contains(e.Payload, `visibility lacks \"app\"`):
+			blocked = true
+		}
+	}
+	if !opened || !blocked {
+		t.Errorf("logger: view opened %v, refusal %v", opened, blocked)
+	}
+	svc.LogViewMessage(again0(t, svc), true, `{"jsonrpc":"2.0","method":"ui/notifications/tool-input","params":{"arguments":{}}}`)
+	found := false
+	for _, e := range p.Log().Entries() {
+		if e.Direction == events.HostToView && e.Method == "ui/notifications/tool-input" && e.Kind == events.KindNotification && e.Server == "apps" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("a message to the view is not in the view lane")
+	}
+
 	// Shown again, the view is the cached one: same hash, nothing changed.
 	again, err := svc.OpenView("apps", "ui://counter/view.html")
 	if err != nil || again.Hash != page.Hash || again.PreviousHash != "" || again.Token == page.Token {
@@ -105,4 +129,14 @@ func TestViewsOpenServeAndCallOnlyAppTools(t *testing.T) {
 	if _, err := svc.OpenView("apps", "test://hello"); err == nil {
 		t.Error("a resource that is not ui:// was opened as a view")
 	}
+}
+
+// again0 shows the counter view once more and returns its token.
+func again0(t *testing.T, svc *MCPPool) string {
+	t.Helper()
+	page, err := svc.OpenView("apps", "ui://counter/view.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page.Token
 }

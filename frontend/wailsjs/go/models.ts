@@ -489,7 +489,7 @@ export namespace events {
 	    payload: string;
 	    truncated?: boolean;
 	    dropped?: number;
-	    note?: 'cancelledByUser'|'timedOut'|'abandoned'|'noAnswer';
+	    note?: 'cancelledByUser'|'timedOut'|'abandoned'|'noAnswer'|'viewOpened'|'blocked';
 	
 	    static createFrom(source: any = {}) {
 	        return new RPCEntry(source);

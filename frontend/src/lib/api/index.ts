@@ -5,6 +5,7 @@ export * from './mcp';
 export * from './settings';
 export * from './remote';
 export * from './inspector';
+export * from './views';
 export * from './clipboard';
 export * from './chat';
 export * from './chatTypes';

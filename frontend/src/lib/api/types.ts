@@ -49,6 +49,9 @@ export type {
   ToolCallRequest,
   ToolSelection,
   Transport,
+  ViewDomains,
+  ViewPage,
+  ViewToolCall,
 } from './generated/contract';
 
 /** The config-file formats the importer recognises. */

@@ -258,6 +258,8 @@ export class FakeBackend implements Backend {
   /** Questions asked with elicit() and not yet answered. */
   readonly pendingElicitations = new Set<string>();
   #readResult: NonNullable<FakeOptions['readResult']>;
+  #views = 0;
+  #viewServers = new Map<string, string>();
   #promptResult: NonNullable<FakeOptions['promptResult']>;
   #callTool: NonNullable<FakeOptions['callTool']>;
   /** Rejecters of running CallTool calls, by callId (CancelCall uses them). */
@@ -735,6 +737,35 @@ export class FakeBackend implements Backend {
           },
         );
       });
+    },
+    // MCP Apps views: a page per showing of a ui:// resource; a view's
+    // calls go to its own server, as in Go (backend/mcppool/views.go).
+    OpenView: async (server, uri) => {
+      this.#record('OpenView', [server, uri]);
+      this.#known(server);
+      if (!uri.startsWith('ui://')) throw `"${uri}" is not a ui:// resource`;
+      const token = `fake-view-${++this.#views}`;
+      this.#viewServers.set(token, server);
+      return {
+        token, server, uri, path: `/mcpdesk-view/${token}`, csp: "default-src 'none'", allow: '',
+        domains: { connect: [], resource: [], frame: [], baseUri: [] }, refused: [], prefersBorder: true, hash: 'f'.repeat(64), previousHash: '',
+      };
+    },
+    CloseView: async (token) => {
+      this.#record('CloseView', [token]);
+      this.#viewServers.delete(token);
+    },
+    CallToolFromView: async (req) => {
+      this.#record('CallToolFromView', [req]);
+      const server = this.#viewServers.get(req.token);
+      if (!server) throw 'this view is no longer shown';
+      return this.#callTool({ callId: req.callId, server, tool: req.tool, arguments: req.arguments }, this);
+    },
+    LogViewMessage: async (token, toView, payload) => {
+      this.#record('LogViewMessage', [token, toView, payload]);
+    },
+    LogViewBlocked: async (token, what, why) => {
+      this.#record('LogViewBlocked', [token, what, why]);
     },
     CancelCall: async (callId) => {
       this.#record('CancelCall', [callId]);

@@ -52,6 +52,10 @@ export function ListServers():Promise<Array<mcppool.ServerView>>;
 
 export function ListTools(arg1:string):Promise<Array<mcppool.ListedTool>>;
 
+export function LogViewBlocked(arg1:string,arg2:string,arg3:string):Promise<void>;
+
+export function LogViewMessage(arg1:string,arg2:boolean,arg3:string):Promise<void>;
+
 export function MoveSecretsToKeychain(arg1:Array<string>):Promise<number>;
 
 export function OpenView(arg1:string,arg2:string):Promise<mcppool.ViewPage>;

@@ -94,6 +94,14 @@ export function ListTools(arg1) {
   return window['go']['mcppool']['MCPPool']['ListTools'](arg1);
 }
 
+export function LogViewBlocked(arg1, arg2, arg3) {
+  return window['go']['mcppool']['MCPPool']['LogViewBlocked'](arg1, arg2, arg3);
+}
+
+export function LogViewMessage(arg1, arg2, arg3) {
+  return window['go']['mcppool']['MCPPool']['LogViewMessage'](arg1, arg2, arg3);
+}
+
 export function MoveSecretsToKeychain(arg1) {
   return window['go']['mcppool']['MCPPool']['MoveSecretsToKeychain'](arg1);
 }

@@ -506,7 +506,7 @@ export interface DiffSpan {
 }
 
 /** Direction tells which way a JSON-RPC message travelled. */
-export type Direction = 'out' | 'in' | 'local';
+export type Direction = 'out' | 'in' | 'local' | 'view-in' | 'view-out';
 
 /** DoneReason is why a turn ended. */
 export type DoneReason = 'stop' | 'cancelled' | 'error' | 'max_steps';
@@ -1126,8 +1126,10 @@ export interface RPCEntry {
    * Note, on a Local entry, says what became of request ID: the user
    * stopped it, it ran past its time limit, MCP Desk no longer needed
    * it, or no answer could be had (Payload then holds the reason).
+   * On the view lane: 'viewOpened' (Payload: the policy the view runs
+   * under) and 'blocked' (Payload: what MCP Desk refused and why).
    */
-  note?: 'cancelledByUser'|'timedOut'|'abandoned'|'noAnswer';
+  note?: 'cancelledByUser'|'timedOut'|'abandoned'|'noAnswer'|'viewOpened'|'blocked';
 }
 
 /** RPCKind classifies a JSON-RPC message. */
@@ -2168,6 +2170,17 @@ export interface MCPPool {
    */
   ListTools(server: string): Promise<ListedTool[]>;
   /**
+   * LogViewBlocked notes in the logger what MCP Desk refused a view (a link
+   * that is not http(s), a message the user declined, a malformed message).
+   */
+  LogViewBlocked(token: string, what: string, why: string): Promise<void>;
+  /**
+   * LogViewMessage puts one JSON-RPC message between a view and MCP Desk in
+   * the logger, in the view lane (toView: MCP Desk sent it). A view that is
+   * gone is not logged.
+   */
+  LogViewMessage(token: string, toView: boolean, payload: string): Promise<void>;
+  /**
    * MoveSecretsToKeychain moves the env and header values of the given
    * servers (none: every server) that look secret and are written in the
    * config file in plain text into the OS keychain, leaving references in the
@@ -2309,6 +2322,8 @@ export function bindMCPPool(call: Call): MCPPool {
     ListSavedRequests: (server) => call('mcppool', 'MCPPool', 'ListSavedRequests', server),
     ListServers: () => call('mcppool', 'MCPPool', 'ListServers'),
     ListTools: (server) => call('mcppool', 'MCPPool', 'ListTools', server),
+    LogViewBlocked: (token, what, why) => call('mcppool', 'MCPPool', 'LogViewBlocked', token, what, why),
+    LogViewMessage: (token, toView, payload) => call('mcppool', 'MCPPool', 'LogViewMessage', token, toView, payload),
     MoveSecretsToKeychain: (ids) => call('mcppool', 'MCPPool', 'MoveSecretsToKeychain', ids),
     OpenView: (server, uri) => call('mcppool', 'MCPPool', 'OpenView', server, uri),
     PreviewImport: (path) => call('mcppool', 'MCPPool', 'PreviewImport', path),

@@ -1,0 +1,26 @@
+// Typed wrappers over MCPPool's MCP Apps methods (issue 15): a view's
+// sandbox page, the tools a view may call, and the view lane of the logger.
+
+import { backend } from './backend';
+import { call } from './call';
+import type { ToolCallOutcome, ViewPage, ViewToolCall } from './types';
+
+/** openView reads a ui:// resource of a server and makes a sandbox page for it. */
+export const openView = (server: string, uri: string): Promise<ViewPage> => call(() => backend().mcp.OpenView(server, uri));
+
+/** closeView forgets the page of a view that went away. */
+export const closeView = (token: string): Promise<void> => call(() => backend().mcp.CloseView(token));
+
+/**
+ * callToolFromView runs a tools/call a view asked for, on the view's own
+ * server and only for tools offered to views; it rejects anything else.
+ */
+export const callToolFromView = (req: ViewToolCall): Promise<ToolCallOutcome> => call(() => backend().mcp.CallToolFromView(req));
+
+/** logViewMessage puts one message between a view and MCP Desk in the logger's view lane. */
+export const logViewMessage = (token: string, toView: boolean, payload: string): Promise<void> =>
+  call(() => backend().mcp.LogViewMessage(token, toView, payload));
+
+/** logViewBlocked notes in the logger what MCP Desk refused a view, and why. */
+export const logViewBlocked = (token: string, what: string, why: string): Promise<void> =>
+  call(() => backend().mcp.LogViewBlocked(token, what, why));
