@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"mcpdesk/backend/apps"
 	"mcpdesk/backend/mcppool/naming"
 )
 
@@ -15,6 +16,10 @@ type ToolSelection struct {
 	Disabled []string `json:"disabled"`
 	Enabled  int      `json:"enabled"`
 	Total    int      `json:"total"`
+	// ViewOnly counts the tools whose visibility lacks "model" (MCP Apps):
+	// only their server's views may call them; they are never offered to a
+	// model, enabled or not, and count in neither Enabled nor the estimate.
+	ViewOnly int `json:"viewOnly"`
 	// EstimatedTokens approximates the prompt tokens the enabled tools'
 	// definitions take in every model call (JSON length / 4).
 	EstimatedTokens int `json:"estimatedTokens"`
@@ -38,6 +43,10 @@ func (p *Pool) ToolSelection(id string) (ToolSelection, error) {
 	sel := ToolSelection{Disabled: []string{}, Total: len(tools), WarnAbove: toolTokenWarning}
 	chars := 0
 	for _, t := range tools {
+		if !apps.UIOf(t).ForModel() {
+			sel.ViewOnly++
+			continue
+		}
 		if !cfg.ToolEnabled(t.Name) {
 			sel.Disabled = append(sel.Disabled, t.Name)
 			continue

@@ -121,6 +121,12 @@ func TestViewsOpenServeAndCallOnlyAppTools(t *testing.T) {
 		t.Error("a message to the view is not in the view lane")
 	}
 
+	// counter_add is for views only: never counted as offered to models.
+	sel, err := p.ToolSelection("apps")
+	if err != nil || sel.ViewOnly != 1 || sel.Enabled != sel.Total-1 {
+		t.Errorf("selection %+v %v: want counter_add counted as view-only, not offered", sel, err)
+	}
+
 	// Shown again, the view is the cached one: same hash, nothing changed.
 	again, err := svc.OpenView("apps", "ui://counter/view.html")
 	if err != nil || again.Hash != page.Hash || again.PreviousHash != "" || again.Token == page.Token {

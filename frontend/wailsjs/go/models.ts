@@ -1722,6 +1722,7 @@ export namespace mcppool {
 	    disabled: string[];
 	    enabled: number;
 	    total: number;
+	    viewOnly: number;
 	    estimatedTokens: number;
 	    warnAbove: number;
 	
@@ -1734,6 +1735,7 @@ export namespace mcppool {
 	        this.disabled = source["disabled"];
 	        this.enabled = source["enabled"];
 	        this.total = source["total"];
+	        this.viewOnly = source["viewOnly"];
 	        this.estimatedTokens = source["estimatedTokens"];
 	        this.warnAbove = source["warnAbove"];
 	    }

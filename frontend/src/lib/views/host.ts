@@ -229,7 +229,9 @@ export class ViewHost {
     if (this.#closed) return;
     const target = this.#o.target();
     if (!target) return;
-    const full = { jsonrpc: '2.0', ...msg };
+    // Plain JSON: what the app holds may be reactive proxies, which
+    // postMessage cannot clone, and a view gets data, never objects.
+    const full = JSON.parse(JSON.stringify({ jsonrpc: '2.0', ...msg })) as Record<string, unknown>;
     this.#o.handlers.record(true, full);
     // The sandbox page has an opaque origin: no origin can be named; the
     // window is the check (only that frame receives it).

@@ -5,6 +5,7 @@
 // behind `import.meta.env.DEV`, which the production build removes.
 
 import { looksSecret, type PairKind } from '../../lib/util/secretLook';
+import { uiOf } from '../../lib/views/toolUI';
 import type { Backend, MCPPoolBackend, SettingsBackend } from '../../lib/api/backend';
 import type {
   AppInfo,
@@ -915,9 +916,14 @@ export class FakeBackend implements Backend {
   #selection(server: string): ToolSelection {
     const tools = this.tools[server] ?? [];
     const disabled = this.disabledTools[server] ?? [];
-    const on = tools.filter((t) => !disabled.includes(t.name));
+    // Tools only for views are never offered (backend/apps.UIOf).
+    const forModel = tools.filter((t) => uiOf(t).visibility.includes('model'));
+    const on = forModel.filter((t) => !disabled.includes(t.name));
     const chars = on.reduce((n, t) => n + JSON.stringify({ name: t.name, description: t.description, parameters: t.inputSchema }).length, 0);
-    return { disabled: [...disabled], enabled: on.length, total: tools.length, estimatedTokens: Math.ceil(chars / 4), warnAbove: 8000 };
+    return {
+      disabled: [...disabled], enabled: on.length, total: tools.length, viewOnly: tools.length - forModel.length,
+      estimatedTokens: Math.ceil(chars / 4), warnAbove: 8000,
+    };
   }
 
   // #known rejects calls for servers that are not configured, as Go does.

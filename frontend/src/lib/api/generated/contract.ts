@@ -1694,6 +1694,12 @@ export interface ToolSelection {
   enabled: number;
   total: number;
   /**
+   * ViewOnly counts the tools whose visibility lacks "model" (MCP Apps):
+   * only their server's views may call them; they are never offered to a
+   * model, enabled or not, and count in neither Enabled nor the estimate.
+   */
+  viewOnly: number;
+  /**
    * EstimatedTokens approximates the prompt tokens the enabled tools'
    * definitions take in every model call (JSON length / 4).
    */

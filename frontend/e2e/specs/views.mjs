@@ -1,0 +1,159 @@
+// MCP Apps views (issue 15) in the Tools tab, in Chromium against the dev
+// build: the test server's counter view renders in its sandbox page, gets
+// the tool's input and result, calls a server tool from inside (the user
+// is asked first), is refused a tool not offered to views, sends a
+// message, asks for fullscreen, follows the app's theme, and every message
+// is in the logger's view lane. A hostile view tries every way out of its
+// sandbox: each attempt fails, and its report reaches the logger.
+import { join } from 'node:path';
+import { axeViolations } from '../axe.mjs';
+
+export default function ({ test, expect, startApp, openPage, colorScheme, waitConnected, fillField, testServer, shots }) {
+  /** The view's own document: two frames down (the sandbox page, then the srcdoc frame). */
+  const viewDoc = (page) => page.getByTestId('view-frame').contentFrame().locator('iframe').contentFrame();
+  const rpc = (page) => page.evaluate(() => window.go.mcppool.MCPPool.RPCLog());
+
+  test('views: a counter view gets the input and result, calls a tool after asking, is refused a model-only tool, and follows the theme', async () => {
+    const app = await startApp('views', { mcpServers: { apps: { command: testServer, args: ['--apps'] } } });
+    try {
+      const { page, errors } = await openPage(app, { colorScheme: 'light' });
+      await waitConnected(page, app, 'apps');
+      await page.getByTestId('nav-tools').click();
+      await page.getByTestId('tools-server-select').selectOption('apps');
+      // counter_add is for views only: marked, never offered to a model.
+      const addRow = page.getByTestId('tool-item-counter_add').locator('xpath=..');
+      await addRow.getByTestId('tool-badge-view-only').waitFor({ timeout: 5000 });
+      expect(await page.getByTestId('tool-enabled-counter_add').isDisabled(), 'a view-only tool can be offered to models');
+      expect((await page.getByTestId('tools-token-estimate').innerText()).includes('1 tool only for views'), `estimate: ${await page.getByTestId('tools-token-estimate').innerText()}`);
+      await page.getByTestId('tool-item-show_counter').click();
+      await fillField(page.getByTestId('tool-detail'), 'start', 5);
+      await page.getByTestId('tool-run').click();
+
+      const view = viewDoc(page);
+      await view.locator('#count').filter({ hasText: 'count 5' }).waitFor({ timeout: 15000 });
+      const body = view.locator('body');
+      expect((await body.getAttribute('data-input')) === '{"start":5}', `tool input: ${await body.getAttribute('data-input')}`);
+      expect((await body.getAttribute('data-host')) === 'MCP Desk', 'host info');
+      expect((await body.getAttribute('data-protocol')) === '2026-01-26', 'protocol version');
+      expect((await body.getAttribute('data-theme')) === 'light', `theme: ${await body.getAttribute('data-theme')}`);
+      // The declared domain is shown to the user.
+      expect((await page.getByTestId('view-domains').innerText()).includes('api.counter.example'), 'declared domain not shown');
+      // The view grew to its content (size-changed).
+      const h0 = (await page.getByTestId('view-frame').boundingBox()).height;
+
+      // A tool for views: the user is asked, then it runs on the view's server.
+      await view.locator('#add').click();
+      const dialog = page.getByTestId('confirm-dialog');
+      await dialog.waitFor({ timeout: 5000 });
+      expect((await dialog.innerText()).includes('counter_add'), `the approval does not name the tool: ${await dialog.innerText()}`);
+      await page.getByTestId('confirm-ok').click();
+      await view.locator('#count').filter({ hasText: 'count 6' }).waitFor({ timeout: 10000 });
+
+      // A tool only for the model: refused by Go even after the user agreed.
+      await view.locator('#secret').click();
+      await page.getByTestId('confirm-ok').click();
+      await view.locator('#status').filter({ hasText: /^refused: .*visibility lacks/ }).waitFor({ timeout: 10000 });
+
+      // A link: the dialog names its host; declined, the view hears so.
+      await view.locator('#link').click();
+      await dialog.waitFor({ timeout: 5000 });
+      expect((await dialog.innerText()).includes('example.com'), 'the link dialog does not name the host');
+      await page.getByTestId('confirm-cancel').click();
+      await view.locator('#status').filter({ hasText: 'link declined' }).waitFor({ timeout: 5000 });
+
+      // A message and model context: kept for the developer in the Tools tab.
+      await view.locator('#msg').click();
+      await page.getByTestId('view-message').filter({ hasText: 'The counter is at 6' }).waitFor({ timeout: 5000 });
+      await view.locator('#remember').click();
+      await page.getByTestId('view-model-context').filter({ hasText: 'looked at the counter at 6' }).waitFor({ timeout: 5000 });
+
+      // Size: the view asks for more room and gets it.
+      await view.locator('#grow').click();
+      await page.waitForFunction((h) => document.querySelector('[data-testid="view-frame"]').getBoundingClientRect().height > h + 200, h0, { timeout: 5000 });
+
+      // The view's bar and emulator pass axe in both themes.
+      for (const scheme of ['light', 'dark']) {
+        await colorScheme(page, scheme);
+        const found = await axeViolations(page, '[data-testid="view"]');
+        expect(found.length === 0, `axe (${scheme}) on the view: ${found.join('; ')}`);
+      }
+      await colorScheme(page, 'light');
+      await body.and(view.locator('[data-theme="light"]')).waitFor({ timeout: 5000 });
+
+      // The app's theme reaches the view (host-context-changed).
+      await colorScheme(page, 'dark');
+      await body.and(view.locator('[data-theme="dark"]')).waitFor({ timeout: 5000 });
+      await page.screenshot({ path: join(shots, 'view-counter-dark.png') });
+
+      // Fullscreen on the view's request; the close button brings it back
+      // inline (the keyboard is inside the view there, out of the app's reach;
+      // Escape works once the focus is back in the app).
+      await view.locator('#full').click();
+      await page.locator('[data-testid="view"][data-mode="fullscreen"]').waitFor({ timeout: 5000 });
+      await body.and(view.locator('[data-display-mode="fullscreen"]')).waitFor({ timeout: 5000 });
+      await page.screenshot({ path: join(shots, 'view-counter-fullscreen.png') });
+      await page.getByTestId('view-exit-mode').click();
+      await page.locator('[data-testid="view"][data-mode="inline"]').waitFor({ timeout: 5000 });
+      await body.and(view.locator('[data-display-mode="inline"]')).waitFor({ timeout: 5000 });
+
+      // Every message both ways is in the logger's view lane; the policy is noted.
+      const log = await rpc(page);
+      const lane = log.filter((e) => e.server === 'apps' && (e.direction === 'view-in' || e.direction === 'view-out'));
+      for (const [dir, method] of [['view-in', 'ui/initialize'], ['view-out', 'ui/notifications/tool-input'], ['view-out', 'ui/notifications/tool-result'], ['view-in', 'tools/call'], ['view-out', 'ui/notifications/host-context-changed']]) {
+        expect(lane.some((e) => e.direction === dir && e.method === method), `no ${dir} ${method} in the logger: ${lane.map((e) => `${e.direction} ${e.method}`).join(', ')}`);
+      }
+      expect(log.some((e) => e.note === 'viewOpened' && e.payload.includes("connect-src https://api.counter.example")), 'the view\'s policy is not logged');
+      expect(log.some((e) => e.note === 'blocked' && e.method === 'tools/call model_only'), 'the refusal is not logged');
+      expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+    } finally { await app.stop(); }
+  });
+
+  test('views: a hostile view reaches neither the app nor the network nor another tool, and each attempt is logged', async () => {
+    const app = await startApp('views-hostile', { mcpServers: { apps: { command: testServer, args: ['--apps'] } } });
+    try {
+      const { page, errors } = await openPage(app);
+      await waitConnected(page, app, 'apps');
+      await page.getByTestId('nav-tools').click();
+      await page.getByTestId('tools-server-select').selectOption('apps');
+      await page.getByTestId('tool-item-show_hostile').click();
+      await page.getByTestId('tool-run').click();
+      // Its two tool calls ask the user: agree to both (Go must still refuse).
+      for (let i = 0; i < 2; i++) {
+        await page.getByTestId('confirm-ok').click({ timeout: 15000 });
+      }
+      let report;
+      for (let i = 0; i < 50 && !report; i++) {
+        const log = await rpc(page);
+        const entry = log.find((e) => e.direction === 'view-in' && e.method === 'notifications/message' && e.payload.includes('"report"'));
+        if (entry) report = JSON.parse(entry.payload).params.data.report;
+        else await page.waitForTimeout(200);
+      }
+      expect(report, 'the hostile view never reported');
+      const want = {
+        origin: 'null',
+        parentDocument: 'threw SecurityError',
+        topDocument: 'threw SecurityError',
+        goBindings: 'threw SecurityError',
+        ownGo: 'undefined',
+        localStorage: 'threw SecurityError',
+        popup: 'blocked',
+        topNavigation: 'threw SecurityError',
+        fetch: 'threw TypeError',
+        modelOnlyTool: 'refused',
+        otherServerTool: 'refused',
+      };
+      for (const [k, v] of Object.entries(want)) {
+        expect(report[k] === v, `hostile view: ${k} = ${JSON.stringify(report[k])}, want ${v} (report ${JSON.stringify(report)})`);
+      }
+      expect(/connect-src/.test(report.violations), `no CSP violation for the fetch: ${report.violations}`);
+      // The app is untouched: same page, still the app.
+      expect(new URL(page.url()).pathname === '/' || page.url().startsWith(app.url), `the window left: ${page.url()}`);
+      await page.getByTestId('nav-servers').waitFor({ timeout: 2000 });
+      const log = await rpc(page);
+      for (const tool of ['model_only', 'read_file']) {
+        expect(log.some((e) => e.note === 'blocked' && e.method === `tools/call ${tool}`), `the refused ${tool} is not in the logger`);
+      }
+      expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+    } finally { await app.stop(); }
+  });
+}
