@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"mcpdesk/backend/apps"
 	"mcpdesk/backend/events"
+	"mcpdesk/backend/mcpconfig"
 	"mcpdesk/backend/store"
 	"mcpdesk/backend/usage"
 	"mcpdesk/backend/usererr"
@@ -145,4 +147,39 @@ func again0(t *testing.T, svc *MCPPool) string {
 		t.Fatal(err)
 	}
 	return page.Token
+}
+
+// The official MCP Apps example server (@modelcontextprotocol/ext-apps'
+// basic-server-vanillajs, pinned in testdata/npm): its tool names a view,
+// and the view reads as one, under the specification's default policy.
+func TestViewOfTheOfficialExampleServer(t *testing.T) {
+	entry := npmServer(t, "server-basic-vanillajs")
+	p, _ := newTestPool(t, mcpconfig.Server{ID: "basic", Command: "node", Args: []string{entry, "--stdio"}})
+	waitState(t, p, "basic", events.StateConnected, 30*time.Second)
+	svc := NewService(p, nil)
+	tools, err := svc.ListTools("basic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uri string
+	for _, tl := range tools {
+		if tl.Name == "get-time" {
+			uri = apps.UIOf(tl.Tool).ResourceURI
+		}
+	}
+	if uri != "ui://get-time/mcp-app.html" {
+		t.Fatalf("get-time's view: %q", uri)
+	}
+	page, err := svc.OpenView("basic", uri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(page.CSP, "default-src 'none'; script-src 'unsafe-inline'") || len(page.Domains.Connect)+len(page.Domains.Resource) != 0 {
+		t.Errorf("policy %q, domains %+v", page.CSP, page.Domains)
+	}
+	rec := httptest.NewRecorder()
+	p.ViewPages().Middleware(http.NotFoundHandler()).ServeHTTP(rec, httptest.NewRequest("GET", "wails://wails"+page.Path, nil))
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "get-time-btn") {
+		t.Fatalf("served %d, %d bytes", rec.Code, rec.Body.Len())
+	}
 }

@@ -8,7 +8,9 @@
 import { join } from 'node:path';
 import { axeViolations } from '../axe.mjs';
 
-export default function ({ test, expect, startApp, openPage, colorScheme, waitConnected, fillField, testServer, shots }) {
+export default function ({ test, expect, startApp, openPage, colorScheme, waitConnected, fillField, testServer, shots, root }) {
+  // The official MCP Apps example (ext-apps' basic-server-vanillajs, pinned in backend/mcppool/testdata/npm).
+  const basic = join(root, 'backend/mcppool/testdata/npm/node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js');
   /** The view's own document: two frames down (the sandbox page, then the srcdoc frame). */
   const viewDoc = (page) => page.getByTestId('view-frame').contentFrame().locator('iframe').contentFrame();
   const rpc = (page) => page.evaluate(() => window.go.mcppool.MCPPool.RPCLog());
@@ -153,6 +155,52 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
       for (const tool of ['model_only', 'read_file']) {
         expect(log.some((e) => e.note === 'blocked' && e.method === `tools/call ${tool}`), `the refused ${tool} is not in the logger`);
       }
+      expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+    } finally { await app.stop(); }
+  });
+
+  test('views: the official example server\'s view (the ext-apps App class) initializes with MCP Desk, shows the result, calls its tool, sends a message and a log, follows the theme', async () => {
+    const app = await startApp('views-basic', { mcpServers: { basic: { command: 'node', args: [basic, '--stdio'] } } });
+    try {
+      const { page, errors } = await openPage(app, { colorScheme: 'light' });
+      await waitConnected(page, app, 'basic');
+      await page.getByTestId('nav-tools').click();
+      await page.getByTestId('tools-server-select').selectOption('basic');
+      await page.getByTestId('tool-item-get-time').click();
+      await page.getByTestId('tool-run').click();
+      const view = viewDoc(page);
+      // The SDK's App connected (ui/initialize, initialized) and got the tool result.
+      const time = view.locator('#server-time');
+      await time.filter({ hasText: /^\d{4}-\d{2}-\d{2}T/ }).waitFor({ timeout: 20000 });
+      const html = view.locator('html');
+      expect((await html.getAttribute('data-theme')) === 'light', `theme: ${await html.getAttribute('data-theme')}`);
+
+      // Its button calls get-time through MCP Desk: asked, then run.
+      const before = (await rpc(page)).filter((e) => e.direction === 'view-in' && e.method === 'tools/call').length;
+      await view.locator('#get-time-btn').click();
+      await page.getByTestId('confirm-ok').click({ timeout: 5000 });
+      await page.waitForFunction(async (n) => (await window.go.mcppool.MCPPool.RPCLog()).filter((e) => e.direction === 'view-out' && e.kind === 'response' && e.payload.includes('structuredContent')).length >= 1 + n, before, { timeout: 10000 });
+      await time.filter({ hasText: /^\d{4}-\d{2}-\d{2}T/ }).waitFor({ timeout: 5000 });
+
+      // sendMessage and sendLog.
+      await view.locator('#message-text').fill('hello from the example view');
+      await view.locator('#send-message-btn').click();
+      await page.getByTestId('view-message').filter({ hasText: 'hello from the example view' }).waitFor({ timeout: 5000 });
+      await view.locator('#send-log-btn').click();
+      await page.waitForFunction(async () => (await window.go.mcppool.MCPPool.RPCLog()).some((e) => e.direction === 'view-in' && e.method === 'notifications/message'), null, { timeout: 5000 });
+
+      // openLink: the user sees the host first.
+      await view.locator('#open-link-btn').click();
+      const dialog = page.getByTestId('confirm-dialog');
+      await dialog.waitFor({ timeout: 5000 });
+      const host = new URL(await view.locator('#link-url').inputValue()).host;
+      expect((await dialog.innerText()).includes(host), `the link dialog does not name ${host}`);
+      await page.getByTestId('confirm-cancel').click();
+
+      // The app's theme reaches the SDK's applyDocumentTheme.
+      await colorScheme(page, 'dark');
+      await html.and(view.locator('[data-theme="dark"]')).waitFor({ timeout: 5000 });
+      await page.screenshot({ path: join(shots, 'view-basic-vanillajs-dark.png') });
       expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
     } finally { await app.stop(); }
   });
