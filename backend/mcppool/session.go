@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"mcpdesk/backend/apps"
 	"mcpdesk/backend/mcpconfig"
 	"mcpdesk/backend/shellenv"
 )
@@ -221,7 +222,10 @@ func (d *dialer) dial(ctx context.Context, srv mcpconfig.Server) (*Session, erro
 		}()
 		ctx = hctx
 	}
-	var caps mcp.ClientCapabilities
+	// MCP Apps: MCP Desk renders views (backend/apps, frontend views/).
+	caps := mcp.ClientCapabilities{Extensions: map[string]any{
+		apps.Extension: map[string]any{"mimeTypes": []string{apps.MIMEType}},
+	}}
 	if d.elicitor != nil {
 		// Both modes: a form the dialog renders, and a URL the user opens
 		// after a consent screen.

@@ -33,6 +33,20 @@ func TestViewsOpenServeAndCallOnlyAppTools(t *testing.T) {
 	waitState(t, p, "other", events.StateConnected, 15*time.Second)
 	svc := NewService(p, nil, WithAudit(ledger))
 
+	// MCP Desk told the server it renders views: in its first message
+	// (initialize, or 2026-07-28's server/discover with the capabilities in
+	// _meta).
+	declared := false
+	for _, e := range p.Log().Entries() {
+		if e.Server == "apps" && (e.Method == "initialize" || e.Method == "server/discover") && e.Direction == events.Outgoing &&
+			strings.Contains(e.Payload, `"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}`) {
+			declared = true
+		}
+	}
+	if !declared {
+		t.Error("the first message does not declare the MCP Apps extension")
+	}
+
 	page, err := svc.OpenView("apps", "ui://counter/view.html")
 	if err != nil {
 		t.Fatal(err)
