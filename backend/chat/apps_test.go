@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/store"
 )
 
 // TestAppOnlyToolsAreNotOfferedToModels: a tool whose MCP Apps visibility
@@ -40,5 +41,13 @@ func TestAppOnlyToolsAreNotOfferedToModels(t *testing.T) {
 	}
 	if !names["weather__show_weather"] || names["weather__refresh_view"] {
 		t.Fatalf("offered %v: want show_weather and not the app-only refresh_view", names)
+	}
+
+	// A call of the tool with a view is stored with the view's URI: the chat
+	// shows the view with it, after a reload too.
+	conv := en.newConv(nil)
+	call, _ := en.callTurn(conv.ID, "weather__show_weather", `{}`, &ApprovalDecision{Action: "run"})
+	if call.ViewURI != "ui://weather/view.html" || call.Status != store.ToolCallDone {
+		t.Fatalf("stored call %+v: want its view ui://weather/view.html", call)
 	}
 }

@@ -48,6 +48,8 @@ type offeredTool struct {
 	facts  mcpconfig.IdentityFacts
 	// identity is facts.Hash(): the server's identity.
 	identity string
+	// viewURI is the tool's MCP Apps view, if it has one.
+	viewURI string
 }
 
 // offer is what one model call is offered: the servers taking part, the
@@ -120,6 +122,7 @@ func (e *Engine) offer(s store.ConversationSettings) offer {
 				},
 				schema: inputSchema(t),
 				def:    def, hash: hash, facts: facts, identity: identity,
+				viewURI: apps.UIOf(t).ResourceURI,
 			}
 			off.byName[name] = o
 			desc := t.Description
@@ -211,7 +214,7 @@ func (e *Engine) runCall(t *turn, msgID int64, c store.ToolCall, off offer, cs C
 		e.emitError(t, msgID, kindTool, c.Error, false)
 		return c
 	}
-	c.Server, c.Tool = o.Server, o.Tool
+	c.Server, c.Tool, c.ViewURI = o.Server, o.Tool, o.viewURI
 	note.hash = o.hash
 	args, problem := e.validateArgs(o.schema, c.Arguments)
 	if problem != "" {

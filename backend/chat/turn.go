@@ -316,7 +316,7 @@ func prepareCalls(msgID int64, calls []llm.ToolCall, off offer) []store.ToolCall
 		seen[id] = true
 		tc := store.ToolCall{ID: id, Name: c.Name, Arguments: c.Arguments, Status: store.ToolCallPending}
 		if o, ok := off.byName[c.Name]; ok {
-			tc.Server, tc.Tool = o.Server, o.Tool
+			tc.Server, tc.Tool, tc.ViewURI = o.Server, o.Tool, o.viewURI
 		}
 		out = append(out, tc)
 	}

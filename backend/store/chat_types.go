@@ -164,6 +164,9 @@ type ToolCall struct {
 	DurationMs  int64  `json:"durationMs,omitempty"`
 	// Approval says how the call was allowed or refused, once decided.
 	Approval Approval `json:"approval,omitempty"`
+	// ViewURI is the tool's MCP Apps view (its _meta.ui.resourceUri) when
+	// it was offered: the chat shows it with the call.
+	ViewURI string `json:"viewUri,omitempty"`
 }
 
 // TokenUsage counts the tokens a message cost (the sum over the model calls

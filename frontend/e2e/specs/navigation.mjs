@@ -98,9 +98,14 @@ export default function ({ test, expect, startApp, openPage, track, root, work, 
       const csp = res.headers.get('content-security-policy') ?? '';
       const d = Object.fromEntries(csp.split(';').map((s) => s.trim().split(/\s+/)).map(([k, ...v]) => [k, v.join(' ')]));
       for (const [k, v] of Object.entries({ 'default-src': "'self'", 'script-src': "'self'", 'style-src': "'self'", 'object-src': "'none'",
-        'base-uri': "'none'", 'form-action': "'none'", 'frame-src': "'none'", 'frame-ancestors': "'none'" })) {
+        'base-uri': "'none'", 'form-action': "'none'", 'frame-ancestors': "'none'" })) {
         expect(d[k] === v, `CSP ${k} is ${JSON.stringify(d[k])}, want ${v}: ${csp}`);
       }
+      // Frames: only the sandbox pages of MCP Apps views (issue 15), by path —
+      // never 'self', a wildcard or a whole origin.
+      const frames = (d['frame-src'] ?? '').split(' ');
+      expect(frames.length > 0 && frames.every((f) => /^(wails|http):\/\/[^/*]+\/mcpdesk-view\/$/.test(f)), `CSP frame-src is ${JSON.stringify(d['frame-src'])}, want only the view path: ${csp}`);
+      expect(frames.includes(`${new URL(app.url).origin}/mcpdesk-view/`), `frame-src does not name the view path of ${app.url}: ${d['frame-src']}`);
       expect(!/unsafe-(inline|eval|hashes)/.test(csp), `the CSP allows unsafe sources: ${csp}`);
       const asset = await fetch(new URL('/wails/ipc.js', app.url));
       expect(asset.ok, `ipc.js: ${asset.status}`);

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { axeViolations } from '../axe.mjs';
 
-export default function ({ test, expect, startApp, openPage, colorScheme, waitConnected, fillField, testServer, shots, root }) {
+export default function ({ test, expect, startApp, openPage, colorScheme, waitConnected, fillField, testServer, shots, root, startFakeLLM, addFakeProvider }) {
   // The official MCP Apps example (ext-apps' basic-server-vanillajs, pinned in backend/mcppool/testdata/npm).
   const basic = join(root, 'backend/mcppool/testdata/npm/node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js');
   /** The view's own document: two frames down (the sandbox page, then the srcdoc frame). */
@@ -203,5 +203,46 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
       await page.screenshot({ path: join(shots, 'view-basic-vanillajs-dark.png') });
       expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
     } finally { await app.stop(); }
+  });
+
+  test('views: in chat, the view of a called tool shows inline with its input and result, and its message becomes the next turn after consent', async () => {
+    const fake = await startFakeLLM([
+      { toolCalls: [{ name: 'apps__show_counter', arguments: { start: 3 } }] },
+      { text: ['The counter shows 3.'] },
+      { text: ['Noted: the counter is at 3.'] },
+    ]);
+    const app = await startApp('views-chat', { mcpServers: { apps: { command: testServer, args: ['--apps'] } } });
+    try {
+      const { page, errors } = await openPage(app);
+      await addFakeProvider(page, fake.baseUrl);
+      await waitConnected(page, app, 'apps');
+      await page.getByTestId('nav-chat').click();
+      await page.getByTestId('composer-input').fill('Show me the counter');
+      await page.getByTestId('composer-send').click();
+      await page.getByTestId('approval-card').getByTestId('approval-run').click({ timeout: 20000 });
+      await page.locator('[data-testid="message-assistant"][data-status="complete"]').filter({ hasText: 'The counter shows 3.' }).waitFor({ timeout: 30000 });
+
+      const chatView = viewDoc(page);
+      await chatView.locator('#count').filter({ hasText: 'count 3' }).waitFor({ timeout: 15000 });
+      expect((await chatView.locator('body').getAttribute('data-input')) === '{"start":3}', 'the chat view did not get the input');
+
+      // ui/message: asked first, then sent as the user's next message.
+      await chatView.locator('#msg').click();
+      const dialog = page.getByTestId('confirm-dialog');
+      await dialog.waitFor({ timeout: 5000 });
+      expect((await dialog.innerText()).includes('The counter is at 3'), `the consent does not show the text: ${await dialog.innerText()}`);
+      await page.getByTestId('confirm-ok').click();
+      await page.locator('[data-testid="message-user"]').filter({ hasText: 'The counter is at 3' }).waitFor({ timeout: 10000 });
+      await page.locator('[data-testid="message-assistant"][data-status="complete"]').filter({ hasText: 'Noted: the counter is at 3.' }).waitFor({ timeout: 30000 });
+      await chatView.locator('#status').filter({ hasText: 'message sent' }).waitFor({ timeout: 5000 });
+
+      // After a reload the view is shown again from the stored call.
+      await page.reload();
+      await page.getByTestId('nav-chat').click();
+      await page.getByTestId('chat-conversation-open').first().click();
+      await viewDoc(page).locator('#count').filter({ hasText: 'count 3' }).waitFor({ timeout: 15000 });
+      await page.screenshot({ path: join(shots, 'view-in-chat.png') });
+      expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+    } finally { await app.stop(); await fake.stop?.(); }
   });
 }

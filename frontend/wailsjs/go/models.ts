@@ -2621,6 +2621,7 @@ export namespace store {
 	    error?: string;
 	    durationMs?: number;
 	    approval?: string;
+	    viewUri?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolCall(source);
@@ -2640,6 +2641,7 @@ export namespace store {
 	        this.error = source["error"];
 	        this.durationMs = source["durationMs"];
 	        this.approval = source["approval"];
+	        this.viewUri = source["viewUri"];
 	    }
 	}
 	export class Message {

@@ -69,6 +69,8 @@ export interface ViewHostOptions {
   handlers: ViewHandlers;
   /** Declared and granted sandbox settings, repeated to the view. */
   sandbox?: { csp?: Record<string, string[]>; permissions?: Record<string, object> };
+  /** Whether ui/update-model-context is offered (default true). */
+  modelContext?: boolean;
 }
 
 type Id = string | number;
@@ -311,7 +313,7 @@ export class ViewHost {
           serverResources: {},
           logging: {},
           sandbox,
-          updateModelContext: { text: {}, structuredContent: {} },
+          ...(this.#o.modelContext === false ? {} : { updateModelContext: { text: {}, structuredContent: {} } }),
           message: { text: {} },
         },
         hostContext: this.#context,
@@ -344,6 +346,7 @@ export class ViewHost {
           return this.#answer(id, (await h.message(content)) ? {} : { isError: true });
         }
         case 'ui/update-model-context': {
+          if (this.#o.modelContext === false) break; // not offered: method not found
           const content = p.content === undefined ? [] : contentOf(p.content);
           const structured = p.structuredContent;
           if (!content || (structured !== undefined && !isObject(structured))) {

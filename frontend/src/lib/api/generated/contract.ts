@@ -1627,6 +1627,11 @@ export interface ToolCall {
   durationMs?: number;
   /** Approval says how the call was allowed or refused, once decided. */
   approval?: Approval;
+  /**
+   * ViewURI is the tool's MCP Apps view (its _meta.ui.resourceUri) when
+   * it was offered: the chat shows it with the call.
+   */
+  viewUri?: string;
 }
 
 /**
