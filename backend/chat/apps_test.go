@@ -42,12 +42,21 @@ func TestAppOnlyToolsAreNotOfferedToModels(t *testing.T) {
 	if !names["weather__show_weather"] || names["weather__refresh_view"] {
 		t.Fatalf("offered %v: want show_weather and not the app-only refresh_view", names)
 	}
+}
 
-	// A call of the tool with a view is stored with the view's URI: the chat
-	// shows the view with it, after a reload too.
+// A call of a tool with a view is stored with the view's URI: the chat
+// shows the view with it, after a reload too.
+func TestCallOfAToolWithAViewKeepsItsURI(t *testing.T) {
+	en := newEnv(t, envConfig{servers: []mcpconfig.Server{testServer("apps", "--apps")}})
+	en.waitTool("apps", "show_counter")
 	conv := en.newConv(nil)
-	call, _ := en.callTurn(conv.ID, "weather__show_weather", `{}`, &ApprovalDecision{Action: "run"})
-	if call.ViewURI != "ui://weather/view.html" || call.Status != store.ToolCallDone {
-		t.Fatalf("stored call %+v: want its view ui://weather/view.html", call)
+	call, _ := en.callTurn(conv.ID, "apps__show_counter", `{"start":3}`, &ApprovalDecision{Action: "run"})
+	if call.ViewURI != "ui://counter/view.html" || call.Status != store.ToolCallDone {
+		t.Fatalf("stored call %+v: want its view ui://counter/view.html", call)
+	}
+	// A tool without a view has none.
+	plain, _ := en.callTurn(conv.ID, "apps__echo", `{"message":"hi"}`, &ApprovalDecision{Action: "run"})
+	if plain.ViewURI != "" {
+		t.Fatalf("echo has a view: %q", plain.ViewURI)
 	}
 }

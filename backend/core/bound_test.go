@@ -70,7 +70,8 @@ func (w *doneWaiter) done(id string) bool {
 // cannot slip past.
 func TestBoundResultsAreNotNull(t *testing.T) {
 	dir := t.TempDir()
-	cfg := &mcpconfig.Config{Servers: []mcpconfig.Server{{ID: "test", Command: testServerBin}}}
+	// With the MCP Apps set: views are bound results too.
+	cfg := &mcpconfig.Config{Servers: []mcpconfig.Server{{ID: "test", Command: testServerBin, Args: []string{"--apps"}}}}
 	if err := mcpconfig.WriteFile(filepath.Join(dir, ConfigFileName), cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -154,6 +155,11 @@ func TestBoundResultsAreNotNull(t *testing.T) {
 		t.Fatalf("messages %v, %v", msgs, err)
 	}
 
+	view, err := b.MCP.OpenView("test", "ui://counter/view.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+
 	// The arguments of the methods that take some.
 	claude := `{"mcpServers": {"notes": {"command": "node", "args": ["notes.js"]}}}`
 	// Those of a new installation, and those that need what was seeded.
@@ -164,6 +170,8 @@ func TestBoundResultsAreNotNull(t *testing.T) {
 		"MCPPool.CallTool":                  {mcppool.ToolCallRequest{CallID: "bound-1", Server: "test", Tool: "echo", Arguments: map[string]any{"message": "hi"}}},
 		"MCPPool.GetPrompt":                 {"test", "greet", map[string]string{"name": "Ada"}},
 		"MCPPool.ReadResource":              {"test", "test://hello"},
+		"MCPPool.OpenView":                  {"test", "ui://counter/view.html"},
+		"MCPPool.CallToolFromView":          {mcppool.ViewToolCall{Token: view.Token, CallID: "bound-view", Tool: "counter_add", Arguments: map[string]any{"count": 1}}},
 		"MCPPool.Complete":                  {"test", mcppool.CompletionRef{Kind: "prompt", Name: "greet"}, "name", "A", map[string]string{}},
 		"MCPPool.PreviewImportData":         {"claude_desktop_config.json", claude},
 		"MCPPool.SaveRequest":               {saved},

@@ -243,6 +243,9 @@ func (c *conn) setSession(ctx context.Context, sess *Session) {
 	c.openSubscriptions(ctx, sess)
 	c.pool.logger.Info("mcp server connected", "server", c.cfg.ID, "transport", sess.Transport, "protocol", sess.Protocol)
 	c.pool.signIns.clear(c.cfg.ID)
+	// A (re)started server may serve other views: read them again, so a
+	// changed one is noticed (its hash is kept across).
+	c.pool.viewsOfServerChanged(c.cfg.ID)
 	signIn := c.pool.signInStatus(c.cfg.ID)
 	if c.pool.signIns.setFresh(c.cfg.ID, false) {
 		c.pool.emitStep(c.cfg.ID, oauth.Event{Step: oauth.StepRequest, Status: "ok", Title: "First authenticated request: the server answered initialize",

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -195,5 +197,41 @@ func TestViewOfTheOfficialExampleServer(t *testing.T) {
 	p.ViewPages().Middleware(http.NotFoundHandler()).ServeHTTP(rec, httptest.NewRequest("GET", "wails://wails"+page.Path, nil))
 	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "get-time-btn") {
 		t.Fatalf("served %d, %d bytes", rec.Code, rec.Body.Len())
+	}
+}
+
+// A server that serves other HTML behind a view's URI after a restart: the
+// view is read again and its page says it changed (the previous hash).
+func TestViewChangedAfterRestartIsNoticed(t *testing.T) {
+	rev := filepath.Join(t.TempDir(), "rev")
+	if err := os.WriteFile(rev, []byte("1"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := newTestPool(t, stdioServer("apps", "--apps", "--view-rev-file", rev))
+	waitState(t, p, "apps", events.StateConnected, 15*time.Second)
+	svc := NewService(p, nil)
+	first, err := svc.OpenView("apps", "ui://counter/view.html")
+	if err != nil || first.PreviousHash != "" {
+		t.Fatalf("first: %+v %v", first, err)
+	}
+	if err := os.WriteFile(rev, []byte("2"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Cached until the server restarts (or says it changed).
+	if same, _ := svc.OpenView("apps", "ui://counter/view.html"); same.Hash != first.Hash {
+		t.Fatal("the view was read again without a reason")
+	}
+	if err := svc.Restart("apps"); err != nil {
+		t.Fatal(err)
+	}
+	// Once the server is back, the view is read again.
+	var changed ViewPage
+	waitFor(t, 15*time.Second, "the view to be read again after the restart", func() bool {
+		v, err := svc.OpenView("apps", "ui://counter/view.html")
+		changed = v
+		return err == nil && v.Hash != first.Hash
+	})
+	if changed.PreviousHash != first.Hash {
+		t.Errorf("after the restart: hash %s previous %s, want a new hash and previous %s", changed.Hash[:8], changed.PreviousHash, first.Hash[:8])
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"os"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -26,7 +27,8 @@ func uiMeta(ui map[string]any) *mcp.Meta {
 	return &mcp.Meta{AdditionalFields: map[string]any{"ui": ui}}
 }
 
-func addApps(s *server.MCPServer) {
+// rev names a file whose contents end the counter view's HTML ("": none).
+func addApps(s *server.MCPServer, rev string) {
 	show := mcp.NewTool("show_counter",
 		mcp.WithDescription("Shows a counter view starting at start; returns {count: start}."),
 		mcp.WithNumber("start", mcp.Description("Where the counter starts")),
@@ -73,7 +75,11 @@ func addApps(s *server.MCPServer) {
 		}
 		s.AddResource(mcp.NewResource(uri, uri, mcp.WithMIMEType(appMIME)),
 			func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-				return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: appMIME, Text: html, Meta: meta}}, nil
+				text := html
+				if b, err := os.ReadFile(rev); rev != "" && err == nil && req.Params.URI == "ui://counter/view.html" {
+					text += "<!-- rev " + string(b) + " -->\n"
+				}
+				return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: appMIME, Text: text, Meta: meta}}, nil
 			})
 	}
 }

@@ -62,6 +62,7 @@ type config struct {
 	resources      int
 	pageSize       int
 	apps           bool
+	viewRev        string
 }
 
 func main() {
@@ -75,6 +76,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.transport, "transport", "stdio", "transport: stdio, http (Streamable HTTP) or sse (legacy SSE)")
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:0", "listen address for http and sse")
+	fs.StringVar(&cfg.viewRev, "view-rev-file", "", "with --apps: end the counter view's HTML with the contents of this file, read at each resources/read (another HTML behind the same URI)")
 	fs.BoolVar(&cfg.apps, "apps", false, "also serve MCP Apps: show_counter and show_hostile with views, counter_add (views only), model_only (the model only)")
 	fs.BoolVar(&cfg.oauth, "oauth", false, "with --transport http: require OAuth from a test authorization server on the same port that approves at once (POST /_test/expire and /_test/revoke expire or revoke every token)")
 	fs.StringVar(&cfg.name, "name", "mcpdesk-testserver", "server name reported in initialize")

@@ -53,7 +53,7 @@ func newServer(cfg config) *server.MCPServer {
 	}
 	addPrompts(s)
 	if cfg.apps {
-		addApps(s)
+		addApps(s, cfg.viewRev)
 	}
 	return s
 }

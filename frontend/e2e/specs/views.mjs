@@ -5,10 +5,11 @@
 // message, asks for fullscreen, follows the app's theme, and every message
 // is in the logger's view lane. A hostile view tries every way out of its
 // sandbox: each attempt fails, and its report reaches the logger.
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { axeViolations } from '../axe.mjs';
 
-export default function ({ test, expect, startApp, openPage, colorScheme, waitConnected, fillField, testServer, shots, root, startFakeLLM, addFakeProvider }) {
+export default function ({ test, expect, startApp, openPage, colorScheme, waitConnected, fillField, testServer, shots, root, work, startFakeLLM, addFakeProvider }) {
   // The official MCP Apps example (ext-apps' basic-server-vanillajs, pinned in backend/mcppool/testdata/npm).
   const basic = join(root, 'backend/mcppool/testdata/npm/node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js');
   /** The view's own document: two frames down (the sandbox page, then the srcdoc frame). */
@@ -244,5 +245,32 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
       await page.screenshot({ path: join(shots, 'view-in-chat.png') });
       expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
     } finally { await app.stop(); await fake.stop?.(); }
+  });
+
+  test('views: a view whose HTML changed behind the same URI says so', async () => {
+    const rev = join(mkdtempSync(join(work, 'view-rev-')), 'rev');
+    writeFileSync(rev, '1');
+    const app = await startApp('views-changed', { mcpServers: { apps: { command: testServer, args: ['--apps', '--view-rev-file', rev] } } });
+    try {
+      const { page, errors } = await openPage(app);
+      await waitConnected(page, app, 'apps');
+      const run = async () => {
+        await page.getByTestId('nav-tools').click();
+        await page.getByTestId('tools-server-select').selectOption('apps');
+        await page.getByTestId('tool-item-show_counter').click();
+        await page.getByTestId('tool-run').click();
+        await viewDoc(page).locator('#status').filter({ hasText: 'ready' }).waitFor({ timeout: 15000 });
+      };
+      await run();
+      expect(!(await page.getByTestId('view-changed').isVisible()), 'a first view is marked changed');
+      // The server is updated: other HTML behind ui://counter/view.html.
+      writeFileSync(rev, '2');
+      await page.getByTestId('nav-servers').click();
+      await page.getByTestId('server-apps').getByTestId('server-restart').click();
+      await waitConnected(page, app, 'apps');
+      await run();
+      await page.getByTestId('view-changed').waitFor({ timeout: 10000 });
+      expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+    } finally { await app.stop(); }
   });
 }
