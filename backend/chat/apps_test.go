@@ -3,11 +3,13 @@ package chat
 import (
 	"context"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"mcpdesk/backend/llm/llmtest"
 	"mcpdesk/backend/mcpconfig"
 	"mcpdesk/backend/store"
 )
@@ -58,5 +60,49 @@ func TestCallOfAToolWithAViewKeepsItsURI(t *testing.T) {
 	plain, _ := en.callTurn(conv.ID, "apps__echo", `{"message":"hi"}`, &ApprovalDecision{Action: "run"})
 	if plain.ViewURI != "" {
 		t.Fatalf("echo has a view: %q", plain.ViewURI)
+	}
+
+	// What the view gives the model (ui/update-model-context) is sent on the
+	// next turn, as the view's and not the user's, before the message being
+	// answered; the latest replaces what it gave before; a turn's later
+	// update of the call keeps it.
+	var msgID int64
+	for _, m := range en.messages(conv.ID) {
+		for _, c := range m.ToolCalls {
+			if c.ID == call.ID {
+				msgID = m.ID
+			}
+		}
+	}
+	if err := en.e.SetViewContext(en.ctx, conv.ID, msgID, call.ID, "first"); err != nil {
+		t.Fatal(err)
+	}
+	if err := en.e.SetViewContext(en.ctx, conv.ID, msgID, call.ID, "The user looked at the counter at 3"); err != nil {
+		t.Fatal(err)
+	}
+	if err := en.e.SetViewContext(en.ctx, conv.ID+1000, msgID, call.ID, "elsewhere"); err == nil {
+		t.Fatal("a view's context was stored through another conversation")
+	}
+	en.llm.Script(llmtest.TextTurn("noted"))
+	en.done(en.send(conv.ID, "what did I look at?").TurnID)
+	var req struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	en.llm.LastRequest().Decode(&req)
+	n := len(req.Messages)
+	if n < 2 || req.Messages[n-1].Content != "what did I look at?" || req.Messages[n-2].Role != "user" ||
+		!strings.Contains(req.Messages[n-2].Content, "[From the view of apps › show_counter (call "+call.ID+")]\nThe user looked at the counter at 3") ||
+		!strings.Contains(req.Messages[n-2].Content, "not by the user") || strings.Contains(req.Messages[n-2].Content, "first") {
+		t.Fatalf("the request's last messages: %+v", req.Messages[max(0, n-2):])
+	}
+	for _, m := range en.messages(conv.ID) {
+		for _, c := range m.ToolCalls {
+			if c.ID == call.ID && c.ViewContext != "The user looked at the counter at 3" {
+				t.Fatalf("stored view context %q", c.ViewContext)
+			}
+		}
 	}
 }

@@ -75,7 +75,7 @@ func (e *Engine) history(ctx context.Context, conv store.Conversation, servers [
 			}
 		}
 	}
-	return out, nil
+	return withViewContext(out, msgs), nil
 }
 
 // objectOrEmpty returns args when it is a JSON object, else "{}": a model's

@@ -163,6 +163,13 @@ func (s *ChatService) EditAndResend(conversationID, messageID int64, text string
 	return s.e.EditAndResend(s.ctx, conversationID, messageID, text)
 }
 
+// SetViewContext keeps what the MCP Apps view of a tool call gives the
+// model (ui/update-model-context); later turns send it, marked as the
+// view's. "" clears it.
+func (s *ChatService) SetViewContext(conversationID, messageID int64, callID, text string) error {
+	return s.e.SetViewContext(s.ctx, conversationID, messageID, callID, text)
+}
+
 // Approve answers a tool call waiting for approval.
 func (s *ChatService) Approve(id string, d ApprovalDecision) error { return s.e.Approve(s.ctx, id, d) }
 

@@ -167,7 +167,14 @@ type ToolCall struct {
 	// ViewURI is the tool's MCP Apps view (its _meta.ui.resourceUri) when
 	// it was offered: the chat shows it with the call.
 	ViewURI string `json:"viewUri,omitempty"`
+	// ViewContext is what the call's view last gave the model
+	// (ui/update-model-context), sent on later turns; at most
+	// MaxViewContext bytes. Only SetViewContext changes it.
+	ViewContext string `json:"viewContext,omitempty"`
 }
+
+// MaxViewContext bounds the context one view gives the model.
+const MaxViewContext = 16 << 10
 
 // TokenUsage counts the tokens a message cost (the sum over the model calls
 // that produced it).

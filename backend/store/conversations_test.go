@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -784,5 +785,43 @@ func TestSQLiteHasTrigramFTS5(t *testing.T) {
 	}
 	if !strings.Contains(ErrNoFTS5.Error(), "-tags sqlite_fts5") {
 		t.Errorf("ErrNoFTS5 = %q", ErrNoFTS5)
+	}
+}
+
+// A view's context belongs to its tool call: SetViewContext replaces it,
+// a later UpdateToolCall of the running call keeps it, another
+// conversation cannot set it, and a long one is cut.
+func TestViewContextOfAToolCall(t *testing.T) {
+	st := openTest(t, t.TempDir())
+	ctx := context.Background()
+	c := newConversation(t, st, "views")
+	other := newConversation(t, st, "other")
+	asst := appendMsg(t, st, Message{ConversationID: c.ID, Role: RoleAssistant, Status: MessageStreaming,
+		ToolCalls: []ToolCall{{ID: "call_1", Name: "apps__show", Arguments: `{}`, Server: "apps", Tool: "show", Status: ToolCallRunning, ViewURI: "ui://a/v"}}})
+	if err := st.SetViewContext(ctx, c.ID, asst.ID, "call_1", "seen 3"); err != nil {
+		t.Fatal(err)
+	}
+	// The turn finishes the call without knowing of the context.
+	done := ToolCall{ID: "call_1", Name: "apps__show", Arguments: `{}`, Server: "apps", Tool: "show", Status: ToolCallDone, ViewURI: "ui://a/v"}
+	m, err := st.UpdateToolCall(ctx, asst.ID, done)
+	if err != nil || m.ToolCalls[0].ViewContext != "seen 3" || m.ToolCalls[0].Status != ToolCallDone {
+		t.Fatalf("after the turn's update: %+v %v", m.ToolCalls, err)
+	}
+	if err := st.SetViewContext(ctx, other.ID, asst.ID, "call_1", "x"); !errors.Is(err, ErrMessageNotFound) {
+		t.Errorf("from another conversation: %v", err)
+	}
+	if err := st.SetViewContext(ctx, c.ID, asst.ID, "call_9", "x"); !errors.Is(err, ErrToolCallNotFound) {
+		t.Errorf("unknown call: %v", err)
+	}
+	if err := st.SetViewContext(ctx, c.ID, asst.ID, "call_1", strings.Repeat("é", MaxViewContext)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.GetMessage(ctx, asst.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vc := got.ToolCalls[0].ViewContext
+	if len(vc) > MaxViewContext+64 || !strings.HasSuffix(vc, "[cut: the view gave more than 16 KB]") || !utf8.ValidString(vc) {
+		t.Errorf("a long context is %d bytes, valid %v", len(vc), utf8.ValidString(vc))
 	}
 }

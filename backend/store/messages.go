@@ -146,6 +146,9 @@ func (s *Store) UpdateToolCall(ctx context.Context, messageID int64, call ToolCa
 		if i < 0 {
 			return fmt.Errorf("%w: %q in message %d", ErrToolCallNotFound, call.ID, messageID)
 		}
+		// The view's context is the view's, set only by SetViewContext: a
+		// turn's later update of the call keeps it.
+		call.ViewContext = m.ToolCalls[i].ViewContext
 		m.ToolCalls[i] = call
 		if err := m.validate(); err != nil {
 			return err
@@ -173,6 +176,46 @@ func (s *Store) UpdateToolCall(ctx context.Context, messageID int64, call ToolCa
 		return Message{}, fmt.Errorf("update tool call %q of message %d: %w", call.ID, messageID, err)
 	}
 	return out, nil
+}
+
+// SetViewContext stores what the view of tool call callID (of message
+// messageID, in conversation conversationID) gives the model, replacing
+// what it gave before; "" clears it. Longer text is cut to MaxViewContext.
+func (s *Store) SetViewContext(ctx context.Context, conversationID, messageID int64, callID, text string) error {
+	if len(text) > MaxViewContext {
+		text = strings.ToValidUTF8(text[:MaxViewContext], "") + "\n[cut: the view gave more than 16 KB]"
+	}
+	m, err := s.GetMessage(ctx, messageID)
+	if err != nil {
+		return err
+	}
+	if m.ConversationID != conversationID {
+		return fmt.Errorf("%w: message %d is not in conversation %d", ErrMessageNotFound, messageID, conversationID)
+	}
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		row, err := findMessage(tx, messageID)
+		if err != nil {
+			return err
+		}
+		m, err := row.message()
+		if err != nil {
+			return err
+		}
+		found := false
+		for i := range m.ToolCalls {
+			if m.ToolCalls[i].ID == callID {
+				m.ToolCalls[i].ViewContext, found = text, true
+			}
+		}
+		if !found {
+			return fmt.Errorf("%w: %q in message %d", ErrToolCallNotFound, callID, messageID)
+		}
+		newRow, err := m.row()
+		if err != nil {
+			return err
+		}
+		return tx.Model(&messageRow{}).Where("id = ?", messageID).UpdateColumn("tool_calls", newRow.ToolCalls).Error
+	})
 }
 
 // GetMessage returns one message, or an error wrapping ErrMessageNotFound.

@@ -206,7 +206,7 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
     } finally { await app.stop(); }
   });
 
-  test('views: in chat, the view of a called tool shows inline with its input and result, and its message becomes the next turn after consent', async () => {
+  test('views: in chat, the view of a called tool shows inline with its input and result, its context reaches the next turn, and its message becomes the next turn after consent', async () => {
     const fake = await startFakeLLM([
       { toolCalls: [{ name: 'apps__show_counter', arguments: { start: 3 } }] },
       { text: ['The counter shows 3.'] },
@@ -227,6 +227,10 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
       await chatView.locator('#count').filter({ hasText: 'count 3' }).waitFor({ timeout: 15000 });
       expect((await chatView.locator('body').getAttribute('data-input')) === '{"start":3}', 'the chat view did not get the input');
 
+      // ui/update-model-context: kept with the call, sent on the next turn.
+      await chatView.locator('#remember').click();
+      await chatView.locator('#status').filter({ hasText: 'context updated' }).waitFor({ timeout: 5000 });
+
       // ui/message: asked first, then sent as the user's next message.
       await chatView.locator('#msg').click();
       const dialog = page.getByTestId('confirm-dialog');
@@ -236,6 +240,12 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
       await page.locator('[data-testid="message-user"]').filter({ hasText: 'The counter is at 3' }).waitFor({ timeout: 10000 });
       await page.locator('[data-testid="message-assistant"][data-status="complete"]').filter({ hasText: 'Noted: the counter is at 3.' }).waitFor({ timeout: 30000 });
       await chatView.locator('#status').filter({ hasText: 'message sent' }).waitFor({ timeout: 5000 });
+      // The next request carried the view's context, marked as the view's, before the message.
+      const reqs = await fake.requests();
+      const msgs = reqs[2]?.body?.messages ?? [];
+      const ctx = msgs.at(-2);
+      expect(msgs.at(-1)?.content === 'The counter is at 3' && ctx?.role === 'user' && String(ctx.content).includes('The user looked at the counter at 3')
+        && String(ctx.content).includes('not by the user'), `the third request ends with ${JSON.stringify(msgs.slice(-2))}`);
 
       // After a reload the view is shown again from the stored call.
       await page.reload();

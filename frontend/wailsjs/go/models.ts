@@ -2622,6 +2622,7 @@ export namespace store {
 	    durationMs?: number;
 	    approval?: string;
 	    viewUri?: string;
+	    viewContext?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolCall(source);
@@ -2642,6 +2643,7 @@ export namespace store {
 	        this.durationMs = source["durationMs"];
 	        this.approval = source["approval"];
 	        this.viewUri = source["viewUri"];
+	        this.viewContext = source["viewContext"];
 	    }
 	}
 	export class Message {

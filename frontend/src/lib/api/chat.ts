@@ -80,6 +80,10 @@ export const getConversation = (id: number): Promise<ConversationView> =>
 export const selectVersion = (conversationId: number, userMessageId: number, version: number): Promise<ConversationView> =>
   call(() => backend().chat.SelectVersion(conversationId, userMessageId, version));
 
+/** setViewContext keeps what a tool call's MCP Apps view gives the model ("" clears it). */
+export const setViewContext = (conversationId: number, messageId: number, callId: string, text: string): Promise<void> =>
+  call(() => backend().chat.SetViewContext(conversationId, messageId, callId, text));
+
 /** revealMessage opens a conversation at a message, switching to the answer versions that lead to it (a search hit). */
 export const revealMessage = (conversationId: number, messageId: number): Promise<ConversationView> =>
   call(() => backend().chat.RevealMessage(conversationId, messageId));

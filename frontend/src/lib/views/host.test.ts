@@ -150,6 +150,25 @@ describe('ViewHost', () => {
     expect(s.view.sent.some((m) => m.method === 'ui/notifications/host-context-changed' && (m.params as any).displayMode === 'fullscreen')).toBe(true);
   });
 
+  it('does not offer model context when the app keeps none', async () => {
+    const view = fakeView();
+    const update = vi.fn(async () => {});
+    const host = new ViewHost({
+      target: () => view.win,
+      hostInfo: { name: 'MCP Desk', version: 'test' },
+      context: {},
+      modelContext: false,
+      handlers: { ...setup().handlers, updateModelContext: update, record: () => {}, blocked: () => {} },
+    });
+    host.onMessage({ source: view.win, data: { jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: {} } } as MessageEvent);
+    host.onMessage({ source: view.win, data: { jsonrpc: '2.0', id: 2, method: 'ui/update-model-context', params: { content: [] } } } as MessageEvent);
+    await new Promise((r) => setTimeout(r, 0));
+    const init = view.sent.find((m) => m.id === 1)!.result as Record<string, any>;
+    expect(init.hostCapabilities.updateModelContext).toBeUndefined();
+    expect(view.sent.find((m) => m.id === 2)).toMatchObject({ error: { code: -32601 } });
+    expect(update).not.toHaveBeenCalled();
+  });
+
   it('tells the view only what changed in its context', async () => {
     const s = setup();
     await initialized(s);

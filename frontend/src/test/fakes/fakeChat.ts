@@ -605,6 +605,17 @@ export class FakeChat implements ChatServiceBackend {
     return this.Conversation(conversationId);
   };
 
+  // As Go (store.SetViewContext): the call's view context, in its own conversation only.
+  SetViewContext = async (conversationId: number, messageId: number, callId: string, text: string) => {
+    this.host.record('SetViewContext', [conversationId, messageId, callId, text]);
+    const s = this.#get(conversationId);
+    const m = s.messages.find((x) => x.id === messageId);
+    if (!m) throw `message ${messageId}: not found`;
+    const c = m.toolCalls?.find((x) => x.id === callId);
+    if (!c) throw `tool call "${callId}" in message ${messageId}: not found`;
+    c.viewContext = text;
+  };
+
   #reveal(s: Stored, messageId: number): void {
     if (s.messages.some((m) => m.id === messageId)) return;
     for (const [userId, vs] of s.versions ?? []) {

@@ -82,6 +82,10 @@ export function Send(arg1) {
   return window['go']['chat']['ChatService']['Send'](arg1);
 }
 
+export function SetViewContext(arg1, arg2, arg3, arg4) {
+  return window['go']['chat']['ChatService']['SetViewContext'](arg1, arg2, arg3, arg4);
+}
+
 export function Settings() {
   return window['go']['chat']['ChatService']['Settings']();
 }

@@ -1632,6 +1632,12 @@ export interface ToolCall {
    * it was offered: the chat shows it with the call.
    */
   viewUri?: string;
+  /**
+   * ViewContext is what the call's view last gave the model
+   * (ui/update-model-context), sent on later turns; at most
+   * MaxViewContext bytes. Only SetViewContext changes it.
+   */
+  viewContext?: string;
 }
 
 /**
@@ -2600,6 +2606,12 @@ export interface ChatService {
   SelectVersion(conversationID: number, userMessageID: number, version: number): Promise<ConversationView>;
   /** Send stores the user's message and starts the reply; it returns at once. */
   Send(req: SendRequest): Promise<SendResult>;
+  /**
+   * SetViewContext keeps what the MCP Apps view of a tool call gives the
+   * model (ui/update-model-context); later turns send it, marked as the
+   * view's. "" clears it.
+   */
+  SetViewContext(conversationID: number, messageID: number, callID: string, text: string): Promise<void>;
   /** Settings returns the chat settings. */
   Settings(): Promise<ChatSettings>;
   /** Stop stops the reply running in a conversation. */
@@ -2636,6 +2648,7 @@ export function bindChatService(call: Call): ChatService {
     Search: (query, limit) => call('chat', 'ChatService', 'Search', query, limit),
     SelectVersion: (conversationID, userMessageID, version) => call('chat', 'ChatService', 'SelectVersion', conversationID, userMessageID, version),
     Send: (req) => call('chat', 'ChatService', 'Send', req),
+    SetViewContext: (conversationID, messageID, callID, text) => call('chat', 'ChatService', 'SetViewContext', conversationID, messageID, callID, text),
     Settings: () => call('chat', 'ChatService', 'Settings'),
     Stop: (conversationID) => call('chat', 'ChatService', 'Stop', conversationID),
     Trust: () => call('chat', 'ChatService', 'Trust'),
