@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -126,6 +127,40 @@ func (s *Store) UpdateMessage(ctx context.Context, m Message) (Message, error) {
 // (read, change and write in one immediate transaction, so parallel calls of
 // one message never overwrite each other) and returns the message as stored.
 func (s *Store) UpdateToolCall(ctx context.Context, messageID int64, call ToolCall) (Message, error) {
+	out, err := s.editToolCall(ctx, messageID, call.ID, func(_ Message, c *ToolCall) error {
+		// The view's context is the view's, set only by SetViewContext: a
+		// turn's later update of the call keeps it.
+		call.ViewContext = c.ViewContext
+		*c = call
+		return nil
+	})
+	if err != nil && !errors.Is(err, ErrMessageNotFound) && !errors.Is(err, ErrToolCallNotFound) {
+		return Message{}, fmt.Errorf("update tool call %q of message %d: %w", call.ID, messageID, err)
+	}
+	return out, err
+}
+
+// SetViewContext stores what the view of tool call callID (of message
+// messageID, in conversation conversationID) gives the model, replacing
+// what it gave before; "" clears it. Longer text is cut to MaxViewContext.
+func (s *Store) SetViewContext(ctx context.Context, conversationID, messageID int64, callID, text string) error {
+	if len(text) > MaxViewContext {
+		text = strings.ToValidUTF8(text[:MaxViewContext], "") + "\n[cut: the view gave more than 16 KB]"
+	}
+	_, err := s.editToolCall(ctx, messageID, callID, func(m Message, c *ToolCall) error {
+		if m.ConversationID != conversationID {
+			return fmt.Errorf("%w: message %d is not in conversation %d", ErrMessageNotFound, messageID, conversationID)
+		}
+		c.ViewContext = text
+		return nil
+	})
+	return err
+}
+
+// editToolCall changes the tool call callID of message messageID with edit,
+// reading and writing the message in one immediate transaction, and returns
+// the message as stored. Errors from edit come back as they are.
+func (s *Store) editToolCall(ctx context.Context, messageID int64, callID string, edit func(Message, *ToolCall) error) (Message, error) {
 	var out Message
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		row, err := findMessage(tx, messageID)
@@ -136,20 +171,13 @@ func (s *Store) UpdateToolCall(ctx context.Context, messageID int64, call ToolCa
 		if err != nil {
 			return err
 		}
-		i := -1
-		for j, c := range m.ToolCalls {
-			if c.ID == call.ID {
-				i = j
-				break
-			}
-		}
+		i := slices.IndexFunc(m.ToolCalls, func(c ToolCall) bool { return c.ID == callID })
 		if i < 0 {
-			return fmt.Errorf("%w: %q in message %d", ErrToolCallNotFound, call.ID, messageID)
+			return fmt.Errorf("%w: %q in message %d", ErrToolCallNotFound, callID, messageID)
 		}
-		// The view's context is the view's, set only by SetViewContext: a
-		// turn's later update of the call keeps it.
-		call.ViewContext = m.ToolCalls[i].ViewContext
-		m.ToolCalls[i] = call
+		if err := edit(m, &m.ToolCalls[i]); err != nil {
+			return err
+		}
 		if err := m.validate(); err != nil {
 			return err
 		}
@@ -169,53 +197,10 @@ func (s *Store) UpdateToolCall(ctx context.Context, messageID int64, call ToolCa
 		out = m
 		return touchConversation(tx, m.ConversationID, t)
 	})
-	if errors.Is(err, ErrMessageNotFound) || errors.Is(err, ErrToolCallNotFound) {
+	if err != nil {
 		return Message{}, err
 	}
-	if err != nil {
-		return Message{}, fmt.Errorf("update tool call %q of message %d: %w", call.ID, messageID, err)
-	}
 	return out, nil
-}
-
-// SetViewContext stores what the view of tool call callID (of message
-// messageID, in conversation conversationID) gives the model, replacing
-// what it gave before; "" clears it. Longer text is cut to MaxViewContext.
-func (s *Store) SetViewContext(ctx context.Context, conversationID, messageID int64, callID, text string) error {
-	if len(text) > MaxViewContext {
-		text = strings.ToValidUTF8(text[:MaxViewContext], "") + "\n[cut: the view gave more than 16 KB]"
-	}
-	m, err := s.GetMessage(ctx, messageID)
-	if err != nil {
-		return err
-	}
-	if m.ConversationID != conversationID {
-		return fmt.Errorf("%w: message %d is not in conversation %d", ErrMessageNotFound, messageID, conversationID)
-	}
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		row, err := findMessage(tx, messageID)
-		if err != nil {
-			return err
-		}
-		m, err := row.message()
-		if err != nil {
-			return err
-		}
-		found := false
-		for i := range m.ToolCalls {
-			if m.ToolCalls[i].ID == callID {
-				m.ToolCalls[i].ViewContext, found = text, true
-			}
-		}
-		if !found {
-			return fmt.Errorf("%w: %q in message %d", ErrToolCallNotFound, callID, messageID)
-		}
-		newRow, err := m.row()
-		if err != nil {
-			return err
-		}
-		return tx.Model(&messageRow{}).Where("id = ?", messageID).UpdateColumn("tool_calls", newRow.ToolCalls).Error
-	})
 }
 
 // GetMessage returns one message, or an error wrapping ErrMessageNotFound.
