@@ -295,6 +295,12 @@ export class ProvidersStore {
     this.#loaded = true;
   }
 
+  /** pickerReady settles once the picker groups are read: the fetch under way, or one started now. */
+  pickerReady(): Promise<void> {
+    if (this.#pickerInflight) return this.#pickerInflight;
+    return this.#pickerLoaded ? Promise.resolve() : this.refreshPicker();
+  }
+
   /** refreshPicker reloads the picker groups; calls during a fetch coalesce into one more. */
   refreshPicker(): Promise<void> {
     if (this.#pickerInflight) {

@@ -21,9 +21,17 @@ export function noModel(providers: ProvidersStore): boolean {
   return providers.pickerLoaded && providers.pickerModels.length === 0;
 }
 
-/** sendWith sends text, first fixing a new chat's model to model. */
-export async function sendWith(chat: ChatStore, model: ModelRef | null, text: string): Promise<boolean> {
-  if (!chat.current && !chat.settings.model && model) await chat.setSettings({ provider: model.provider, model: model.model });
+/**
+ * sendWith sends text, first fixing a new chat's model. A message sent while
+ * the picker is still being read (quick chat opened a moment ago) waits for
+ * it, so it goes with the model the screen is about to show rather than none.
+ */
+export async function sendWith(chat: ChatStore, providers: ProvidersStore, text: string): Promise<boolean> {
+  if (!chat.current && !chat.settings.model) {
+    await providers.pickerReady();
+    const model = chatModel(chat, providers);
+    if (model) await chat.setSettings({ provider: model.provider, model: model.model });
+  }
   await chat.send(text);
   return true;
 }
