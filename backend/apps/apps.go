@@ -1,6 +1,9 @@
 // Package apps holds what MCP Desk knows of interactive UI from servers
 // (issue 15, SPEC D9): the MCP Apps extension (io.modelcontextprotocol/ui,
-// specification 2026-01-26) first. This part reads a tool's UI metadata —
+// specification 2026-01-26) first, and OpenAI's Apps SDK (a tool's
+// openai/outputTemplate names a text/html+skybridge resource driven
+// through window.openai), which runs as an MCP Apps view with a
+// window.openai made of MCP Apps messages (openai.js). This part reads a tool's UI metadata —
 // which ui:// resource renders its results and who may call it (the model,
 // the view) — and builds the Content-Security-Policy a view runs under from
 // its resource's _meta.ui.csp, never allowing an origin the server did not
@@ -19,6 +22,15 @@ import (
 const (
 	Extension = "io.modelcontextprotocol/ui"
 	MIMEType  = "text/html;profile=mcp-app"
+	// SkybridgeType is the type of an Apps SDK widget's HTML.
+	SkybridgeType = "text/html+skybridge"
+)
+
+// The Apps SDK's tool metadata keys.
+const (
+	openAITemplate   = "openai/outputTemplate"
+	openAIAccessible = "openai/widgetAccessible"
+	openAIVisibility = "openai/visibility"
 )
 
 // Who may call a tool (McpUiToolMeta.visibility).
@@ -33,13 +45,17 @@ type ToolUI struct {
 	// ResourceURI is the ui:// resource of the view ("" when none).
 	ResourceURI string `json:"resourceUri,omitempty"`
 	// Visibility lists who may call the tool; nil means both the model
-	// and the app (the specification's default).
+	// and the app (the specification's default), empty neither.
 	Visibility []string `json:"visibility,omitempty"`
 }
 
-// UIOf reads t's _meta.ui, and the deprecated flat _meta["ui/resourceUri"].
-// Anything malformed reads as no UI and the default visibility: a server
-// cannot hide a tool from the user by sending garbage.
+// UIOf reads t's _meta.ui, the deprecated flat _meta["ui/resourceUri"],
+// and the Apps SDK's keys when there is no MCP Apps view: an
+// openai/outputTemplate ui:// URI is the view; the model may call the
+// tool unless openai/visibility is "private", a widget only when
+// openai/widgetAccessible is true. MCP Apps' own keys win where both are
+// given. Anything malformed reads as no UI and the default visibility: a
+// server cannot hide a tool from the user by sending garbage.
 func UIOf(t mcp.Tool) ToolUI {
 	if t.Meta == nil || t.Meta.AdditionalFields == nil {
 		return ToolUI{}
@@ -75,6 +91,28 @@ func UIOf(t mcp.Tool) ToolUI {
 			ui.ResourceURI = s
 		}
 	}
+	return withOpenAI(ui, t.Meta.AdditionalFields)
+}
+
+// withOpenAI fills what MCP Apps' keys left unsaid from the Apps SDK's.
+func withOpenAI(ui ToolUI, meta map[string]any) ToolUI {
+	tmpl, hasTemplate := meta[openAITemplate].(string)
+	if ui.ResourceURI == "" && hasTemplate && isUIURI(tmpl) {
+		ui.ResourceURI = tmpl
+	}
+	accessible, hasAccess := meta[openAIAccessible].(bool)
+	vis, hasVis := meta[openAIVisibility].(string)
+	if ui.Visibility != nil || !hasTemplate && !hasAccess && !hasVis {
+		return ui
+	}
+	out := []string{}
+	if !hasVis || vis != "private" {
+		out = append(out, VisibleToModel)
+	}
+	if accessible {
+		out = append(out, VisibleToApp)
+	}
+	ui.Visibility = out // empty (private, not for widgets): neither may call it
 	return ui
 }
 

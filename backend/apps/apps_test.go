@@ -32,6 +32,13 @@ func TestUIOf(t *testing.T) {
 		{"visibility not a list", map[string]any{"ui": map[string]any{"visibility": "app"}}, "", true, true},
 		{"visibility of unknown words", map[string]any{"ui": map[string]any{"visibility": []any{"admin", 3}}}, "", true, true},
 		{"ui not an object", map[string]any{"ui": "ui://w/v"}, "", true, true},
+		// The Apps SDK's keys, where MCP Apps' say nothing.
+		{"apps sdk template", map[string]any{"openai/outputTemplate": "ui://widget/b.html"}, "ui://widget/b.html", true, false},
+		{"apps sdk widget-accessible", map[string]any{"openai/outputTemplate": "ui://widget/b.html", "openai/widgetAccessible": true}, "ui://widget/b.html", true, true},
+		{"apps sdk private for widgets", map[string]any{"openai/widgetAccessible": true, "openai/visibility": "private"}, "", false, true},
+		{"apps sdk private", map[string]any{"openai/visibility": "private"}, "", false, false},
+		{"apps sdk template not ui://", map[string]any{"openai/outputTemplate": "https://evil.example/w"}, "", true, false},
+		{"mcp apps wins", map[string]any{"ui": map[string]any{"resourceUri": "ui://w/v", "visibility": []any{"app"}}, "openai/outputTemplate": "ui://widget/b.html", "openai/visibility": "public"}, "ui://w/v", false, true},
 	}
 	for _, c := range cases {
 		ui := UIOf(tool(c.meta))

@@ -2,6 +2,7 @@ package apps
 
 import (
 	"crypto/rand"
+	_ "embed"
 	"encoding/hex"
 	"encoding/json"
 	"html"
@@ -48,6 +49,8 @@ type Page struct {
 	Token  string
 	Server string
 	URI    string
+	// Kind is the view's (KindApp, KindSkybridge).
+	Kind string
 	// Path is where the app frames it (ViewPath + Token).
 	Path string
 	// CSP is the policy the page and its view run under.
@@ -72,7 +75,7 @@ func (ps *Pages) Add(v View) Page {
 	_, _ = rand.Read(b)
 	token := hex.EncodeToString(b)
 	csp := withoutSelf(v.Policy.Header)
-	p := Page{Token: token, Server: v.Server, URI: v.URI, Path: ViewPath + token, CSP: csp,
+	p := Page{Token: token, Server: v.Server, URI: v.URI, Kind: v.Kind, Path: ViewPath + token, CSP: csp,
 		Allow: AllowOf(v.Meta.Permissions), html: v.HTML}
 	ps.mu.Lock()
 	ps.m[token] = p
@@ -135,7 +138,7 @@ func relayPage(p Page) string {
 	data, _ := json.Marshal(struct {
 		HTML  string `json:"html"`
 		Allow string `json:"allow"`
-	}{withMeta(p.html, p.CSP), p.Allow})
+	}{withMeta(p.html, p.CSP, p.Kind), p.Allow})
 	return `<!doctype html><html><head><meta charset="utf-8"><style>html,body{margin:0;height:100%;overflow:hidden;background:transparent}iframe{border:0;width:100%;height:100%;display:block}</style></head><body>` +
 		`<script type="application/json" id="view">` + string(data) + `</script><script>` + relayScript + `</script></body></html>`
 }
@@ -158,12 +161,28 @@ const relayScript = `(() => {
   document.body.append(f);
 })();`
 
+// openAIScript is the Apps SDK's window.openai, made of MCP Apps messages
+// to the host: it does the view's ui/initialize, keeps the globals from
+// the tool's input and result and the host context, and turns each call
+// into the MCP Apps request the host already checks (tools/call,
+// ui/message, ui/open-link, ui/request-display-mode); widget state goes
+// as mcpdesk/widget-state. It has no power the view lacks: it runs in the
+// view's own document.
+//
+//go:embed openai.js
+var openAIScript string
+
 var doctype = regexp.MustCompile(`(?is)^\s*<!doctype[^>]*>`)
 
 // withMeta puts csp in a <meta http-equiv> at the very start of the
-// document (after its doctype, so the view keeps its rendering mode).
-func withMeta(doc, csp string) string {
+// document (after its doctype, so the view keeps its rendering mode), and
+// for an Apps SDK widget the window.openai script right after it, so it
+// runs before any of the widget's own.
+func withMeta(doc, csp, kind string) string {
 	meta := `<meta http-equiv="Content-Security-Policy" content="` + html.EscapeString(csp) + `">`
+	if kind == KindSkybridge {
+		meta += "<script>" + openAIScript + "</script>"
+	}
 	if loc := doctype.FindStringIndex(doc); loc != nil {
 		return doc[:loc[1]] + meta + doc[loc[1]:]
 	}

@@ -104,11 +104,27 @@ func TestWithoutSelfAndMeta(t *testing.T) {
 	if got != want {
 		t.Errorf("withoutSelf = %q, want %q", got, want)
 	}
-	if got := withMeta("<p>hi", "a 'b'"); got != `<meta http-equiv="Content-Security-Policy" content="a &#39;b&#39;"><p>hi` {
+	if got := withMeta("<p>hi", "a 'b'", KindApp); got != `<meta http-equiv="Content-Security-Policy" content="a &#39;b&#39;"><p>hi` {
 		t.Errorf("withMeta without doctype = %q", got)
 	}
-	if got := withMeta("  <!doctype html >\n<p>", "x"); !strings.HasPrefix(got, "  <!doctype html ><meta") {
+	if got := withMeta("  <!doctype html >\n<p>", "x", KindApp); !strings.HasPrefix(got, "  <!doctype html ><meta") {
 		t.Errorf("withMeta after doctype = %q", got)
+	}
+}
+
+// An Apps SDK widget gets window.openai before any script of its own; an
+// MCP Apps view does not.
+func TestSkybridgeGetsWindowOpenAI(t *testing.T) {
+	got := withMeta("<!doctype html><script>widget()</script>", "x", KindSkybridge)
+	meta, shim, own := strings.Index(got, "<meta"), strings.Index(got, "window, 'openai'"), strings.Index(got, "widget()")
+	if meta < 0 || shim < meta || own < shim {
+		t.Errorf("order: meta %d, window.openai %d, widget %d", meta, shim, own)
+	}
+	if strings.Contains(openAIScript, "</script") {
+		t.Error("the window.openai script would end its element")
+	}
+	if app := withMeta("<script>v()</script>", "x", KindApp); strings.Contains(app, "openai") {
+		t.Error("an MCP Apps view got window.openai")
 	}
 }
 

@@ -31,6 +31,9 @@ type ResourceMeta struct {
 type View struct {
 	Server string
 	URI    string
+	// Kind is KindApp, or KindSkybridge for an Apps SDK widget (it gets a
+	// window.openai).
+	Kind   string
 	HTML   string
 	Meta   ResourceMeta
 	Policy Policy
@@ -39,6 +42,12 @@ type View struct {
 	Hash         string
 	PreviousHash string
 }
+
+// What a view is.
+const (
+	KindApp       = "mcp-app"
+	KindSkybridge = "apps-sdk"
+)
 
 // Changed reports whether the HTML behind the URI is not what it was.
 func (v View) Changed() bool { return v.PreviousHash != "" }
@@ -139,17 +148,20 @@ func viewOf(server, uri string, res *mcp.ReadResourceResult) (View, error) {
 	default:
 		return View{}, fmt.Errorf("the view %s has no text or blob", uri)
 	}
-	if !isViewType(mimeType) {
-		return View{}, fmt.Errorf("the view %s is %q, not %s", uri, mimeType, MIMEType)
+	kind := viewKind(mimeType)
+	if kind == "" {
+		return View{}, fmt.Errorf("the view %s is %q, not %s or %s", uri, mimeType, MIMEType, SkybridgeType)
 	}
 	if len(html) > MaxViewBytes {
 		return View{}, fmt.Errorf("the view %s is larger than %d MB", uri, MaxViewBytes>>20)
 	}
-	v := View{Server: server, URI: uri, HTML: html}
+	v := View{Server: server, URI: uri, Kind: kind, HTML: html}
 	if raw, ok := meta["ui"]; ok {
 		if b, err := json.Marshal(raw); err == nil {
 			_ = json.Unmarshal(b, &v.Meta) // a malformed _meta.ui reads as none: the restrictive default
 		}
+	} else {
+		v.Meta = openAIResourceMeta(meta)
 	}
 	v.Policy = Build(v.Meta.CSP)
 	sum := sha256.Sum256([]byte(html))
@@ -157,9 +169,42 @@ func viewOf(server, uri string, res *mcp.ReadResourceResult) (View, error) {
 	return v, nil
 }
 
-// isViewType accepts text/html;profile=mcp-app (parameters compared as
-// media types are: case and spacing aside).
-func isViewType(t string) bool {
+// viewKind accepts text/html;profile=mcp-app and the Apps SDK's
+// text/html+skybridge (parameters compared as media types are: case and
+// spacing aside); "" for anything else.
+func viewKind(t string) string {
 	mt, params, err := mime.ParseMediaType(t)
-	return err == nil && mt == "text/html" && params["profile"] == "mcp-app"
+	switch {
+	case err != nil:
+		return ""
+	case mt == "text/html" && params["profile"] == "mcp-app":
+		return KindApp
+	case mt == SkybridgeType:
+		return KindSkybridge
+	}
+	return ""
+}
+
+// openAIResourceMeta reads an Apps SDK resource's openai/widgetCSP
+// (connect_domains, resource_domains, frame_domains) and
+// openai/widgetPrefersBorder as MCP Apps' _meta.ui; anything malformed
+// reads as none (the restrictive default).
+func openAIResourceMeta(meta map[string]any) ResourceMeta {
+	var out ResourceMeta
+	if b, ok := meta["openai/widgetPrefersBorder"].(bool); ok {
+		out.PrefersBorder = &b
+	}
+	raw, ok := meta["openai/widgetCSP"]
+	if !ok {
+		return out
+	}
+	var c struct {
+		Connect  []string `json:"connect_domains"`
+		Resource []string `json:"resource_domains"`
+		Frame    []string `json:"frame_domains"`
+	}
+	if b, err := json.Marshal(raw); err == nil && json.Unmarshal(b, &c) == nil {
+		out.CSP = &CSP{ConnectDomains: c.Connect, ResourceDomains: c.Resource, FrameDomains: c.Frame}
+	}
+	return out
 }

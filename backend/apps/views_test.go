@@ -89,3 +89,32 @@ func TestViewsRefuse(t *testing.T) {
 		t.Errorf("blob view: %+v %v", v, err)
 	}
 }
+
+// An Apps SDK widget (text/html+skybridge) is a view of its own kind, its
+// openai/widgetCSP read as MCP Apps' csp; other types are refused.
+func TestSkybridgeView(t *testing.T) {
+	f := &fakeReader{res: map[string]mcp.ResourceContents{
+		"ui://widget/board.html": mcp.TextResourceContents{URI: "ui://widget/board.html", MIMEType: SkybridgeType, Text: "<div id=root></div>",
+			Meta: map[string]any{"openai/widgetPrefersBorder": false, "openai/widgetCSP": map[string]any{
+				"connect_domains": []any{"https://api.board.example"}, "resource_domains": []any{"https://cdn.board.example", "*"}}}},
+		"ui://widget/plain.html": mcp.TextResourceContents{URI: "ui://widget/plain.html", MIMEType: "text/html", Text: "<p>"},
+	}}
+	vs := NewViews(f.read)
+	v, err := vs.View(context.Background(), "board", "ui://widget/board.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Kind != KindSkybridge || v.Meta.PrefersBorder == nil || *v.Meta.PrefersBorder {
+		t.Errorf("kind %q, prefersBorder %v", v.Kind, v.Meta.PrefersBorder)
+	}
+	d := directives(v.Policy.Header)
+	if d["connect-src"] != "https://api.board.example" || !strings.Contains(d["script-src"], "https://cdn.board.example") || strings.Contains(v.Policy.Header, " * ") {
+		t.Errorf("policy %s", v.Policy.Header)
+	}
+	if len(v.Policy.Refused) != 1 || v.Policy.Refused[0] != "*" {
+		t.Errorf("refused %v", v.Policy.Refused)
+	}
+	if _, err := vs.View(context.Background(), "board", "ui://widget/plain.html"); err == nil || !strings.Contains(err.Error(), SkybridgeType) {
+		t.Errorf("plain text/html: %v", err)
+	}
+}

@@ -106,3 +106,54 @@ func TestCallOfAToolWithAViewKeepsItsURI(t *testing.T) {
 		}
 	}
 }
+
+// An Apps SDK tool (openai/outputTemplate) keeps its widget's URI like an
+// MCP Apps view; its widget-only tool is not offered to the model; the
+// widget's state is sent on the next turn, marked as the widget's.
+func TestAppsSDKWidgetStateReachesTheModel(t *testing.T) {
+	en := newEnv(t, envConfig{servers: []mcpconfig.Server{testServer("apps", "--apps")}})
+	en.waitTool("apps", "show_board")
+	conv := en.newConv(nil)
+	call, _ := en.callTurn(conv.ID, "apps__show_board", `{"title":"sprint"}`, &ApprovalDecision{Action: "run"})
+	if call.ViewURI != "ui://widget/board.html" || call.Status != store.ToolCallDone {
+		t.Fatalf("stored call %+v: want its widget ui://widget/board.html", call)
+	}
+	var offered struct {
+		Tools []struct {
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	en.llm.LastRequest().Decode(&offered)
+	for _, tl := range offered.Tools {
+		if tl.Function.Name == "apps__board_add" {
+			t.Fatal("the widget-only board_add was offered to the model")
+		}
+	}
+	var msgID int64
+	for _, m := range en.messages(conv.ID) {
+		for _, c := range m.ToolCalls {
+			if c.ID == call.ID {
+				msgID = m.ID
+			}
+		}
+	}
+	if err := en.e.SetWidgetState(en.ctx, conv.ID, msgID, call.ID, `{"picked":"beta"}`); err != nil {
+		t.Fatal(err)
+	}
+	en.llm.Script(llmtest.TextTurn("noted"))
+	en.done(en.send(conv.ID, "which card?").TurnID)
+	var req struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	en.llm.LastRequest().Decode(&req)
+	n := len(req.Messages)
+	if n < 2 || req.Messages[n-2].Role != "user" ||
+		!strings.Contains(req.Messages[n-2].Content, "[Widget state of apps › show_board (call "+call.ID+")]\n{\"picked\":\"beta\"}") {
+		t.Fatalf("the request's last messages: %+v", req.Messages[max(0, n-2):])
+	}
+}

@@ -170,6 +170,13 @@ func (s *ChatService) SetViewContext(conversationID, messageID int64, callID, te
 	return s.e.SetViewContext(s.ctx, conversationID, messageID, callID, text)
 }
 
+// SetWidgetState keeps an Apps SDK widget's state (window.openai.setWidgetState,
+// JSON; "" clears it) with its tool call: restored when the widget is shown
+// again and sent to the model on later turns.
+func (s *ChatService) SetWidgetState(conversationID, messageID int64, callID, state string) error {
+	return s.e.SetWidgetState(s.ctx, conversationID, messageID, callID, state)
+}
+
 // Approve answers a tool call waiting for approval.
 func (s *ChatService) Approve(id string, d ApprovalDecision) error { return s.e.Approve(s.ctx, id, d) }
 

@@ -10,12 +10,18 @@ import (
 )
 
 // MCP Apps (issue 15): what a tool call's view gives the model with
-// ui/update-model-context is kept with the call and sent on later turns.
+// ui/update-model-context, and an Apps SDK widget's state, are kept with
+// the call and sent on later turns.
 
 // SetViewContext keeps what the view of tool call callID gives the model,
 // replacing what it gave before ("" clears it).
 func (e *Engine) SetViewContext(ctx context.Context, conversationID, messageID int64, callID, text string) error {
 	return e.st.SetViewContext(ctx, conversationID, messageID, callID, text)
+}
+
+// SetWidgetState keeps an Apps SDK widget's state (JSON; "" clears it).
+func (e *Engine) SetWidgetState(ctx context.Context, conversationID, messageID int64, callID, state string) error {
+	return e.st.SetWidgetState(ctx, conversationID, messageID, callID, state)
 }
 
 // viewContextMessage is the views' context for the model: one user-role
@@ -26,10 +32,12 @@ func viewContextMessage(msgs []store.Message) (llm.Message, bool) {
 	var b strings.Builder
 	for _, m := range msgs {
 		for _, c := range m.ToolCalls {
-			if strings.TrimSpace(c.ViewContext) == "" {
-				continue
+			if strings.TrimSpace(c.ViewContext) != "" {
+				fmt.Fprintf(&b, "\n\n[From the view of %s › %s (call %s)]\n%s", c.Server, c.Tool, c.ID, c.ViewContext)
 			}
-			fmt.Fprintf(&b, "\n\n[From the view of %s › %s (call %s)]\n%s", c.Server, c.Tool, c.ID, c.ViewContext)
+			if c.WidgetState != "" {
+				fmt.Fprintf(&b, "\n\n[Widget state of %s › %s (call %s)]\n%s", c.Server, c.Tool, c.ID, c.WidgetState)
+			}
 		}
 	}
 	if b.Len() == 0 {

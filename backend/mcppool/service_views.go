@@ -22,6 +22,9 @@ type ViewPage struct {
 	Token  string `json:"token"`
 	Server string `json:"server"`
 	URI    string `json:"uri"`
+	// Kind is "mcp-app", or "apps-sdk" for an Apps SDK widget (it runs
+	// with a window.openai made of MCP Apps messages).
+	Kind string `json:"kind"`
 	// Path is the page's address on the app's origin.
 	Path string `json:"path"`
 	// CSP is the Content-Security-Policy the view runs under.
@@ -53,7 +56,7 @@ func (s *MCPPool) OpenView(server, uri string) (ViewPage, error) {
 	if err != nil {
 		return ViewPage{}, err
 	}
-	out := ViewPage{Token: page.Token, Server: server, URI: uri, Path: page.Path, CSP: page.CSP, Allow: page.Allow,
+	out := ViewPage{Token: page.Token, Server: server, URI: uri, Kind: v.Kind, Path: page.Path, CSP: page.CSP, Allow: page.Allow,
 		Refused: nonNil(v.Policy.Refused), Hash: v.Hash, PreviousHash: v.PreviousHash,
 		PrefersBorder: v.Meta.PrefersBorder == nil || *v.Meta.PrefersBorder,
 		Domains:       domainsOf(v.Meta.CSP, v.Policy.Refused)}

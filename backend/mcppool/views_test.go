@@ -87,6 +87,27 @@ func TestViewsOpenServeAndCallOnlyAppTools(t *testing.T) {
 	if _, err := svc.CallToolFromView(ViewToolCall{Token: page.Token, CallID: "v3", Tool: "no_such_tool"}); !errors.As(err, &ue) || ue.Code != usererr.ViewNoSuchTool {
 		t.Errorf("unknown tool: %v", err)
 	}
+
+	// An Apps SDK widget: its own kind, served with window.openai; it may
+	// call the widget-accessible board_add, not show_board (no
+	// openai/widgetAccessible).
+	board, err := svc.OpenView("apps", "ui://widget/board.html")
+	if err != nil || board.Kind != "apps-sdk" || page.Kind != "mcp-app" {
+		t.Fatalf("board %+v (%v), counter kind %q", board, err, page.Kind)
+	}
+	rec = httptest.NewRecorder()
+	p.ViewPages().Middleware(http.NotFoundHandler()).ServeHTTP(rec, httptest.NewRequest("GET", "wails://wails"+board.Path, nil))
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "openai:set_globals") {
+		t.Fatalf("the widget's page (%d) lacks window.openai", rec.Code)
+	}
+	if _, err := svc.CallToolFromView(ViewToolCall{Token: board.Token, CallID: "b1", Tool: "board_add", Arguments: map[string]any{"card": "x"}}); err != nil {
+		t.Errorf("board_add from its widget: %v", err)
+	}
+	if _, err := svc.CallToolFromView(ViewToolCall{Token: board.Token, CallID: "b2", Tool: "show_board"}); !errors.As(err, &ue) || ue.Code != usererr.ViewToolNotForApp {
+		t.Errorf("show_board from its widget: %v", err)
+	}
+	svc.CloseView(board.Token)
+
 	svc.CloseView(page.Token)
 	if _, err := svc.CallToolFromView(ViewToolCall{Token: page.Token, CallID: "v4", Tool: "counter_add"}); !errors.As(err, &ue) || ue.Code != usererr.ViewGone {
 		t.Errorf("after CloseView: %v", err)
@@ -139,10 +160,11 @@ func TestViewsOpenServeAndCallOnlyAppTools(t *testing.T) {
 		t.Error("a message to the view is not in the view lane")
 	}
 
-	// counter_add is for views only: never counted as offered to models.
+	// counter_add and the Apps SDK's board_add are for views only: never
+	// counted as offered to models.
 	sel, err := p.ToolSelection("apps")
-	if err != nil || sel.ViewOnly != 1 || sel.Enabled != sel.Total-1 {
-		t.Errorf("selection %+v %v: want counter_add counted as view-only, not offered", sel, err)
+	if err != nil || sel.ViewOnly != 2 || sel.Enabled != sel.Total-2 {
+		t.Errorf("selection %+v %v: want counter_add and board_add counted as view-only, not offered", sel, err)
 	}
 
 	// Shown again, the view is the cached one: same hash, nothing changed.

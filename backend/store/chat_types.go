@@ -171,9 +171,15 @@ type ToolCall struct {
 	// (ui/update-model-context), sent on later turns; at most
 	// MaxViewContext bytes. Only SetViewContext changes it.
 	ViewContext string `json:"viewContext,omitempty"`
+	// WidgetState is an Apps SDK widget's state (window.openai.setWidgetState)
+	// as JSON: restored when the widget is shown again and sent to the
+	// model on later turns; at most MaxViewContext bytes. Only
+	// SetWidgetState changes it.
+	WidgetState string `json:"widgetState,omitempty"`
 }
 
-// MaxViewContext bounds the context one view gives the model.
+// MaxViewContext bounds the context one view gives the model, and a
+// widget's state.
 const MaxViewContext = 16 << 10
 
 // TokenUsage counts the tokens a message cost (the sum over the model calls

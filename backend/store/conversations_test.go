@@ -788,6 +788,42 @@ func TestSQLiteHasTrigramFTS5(t *testing.T) {
 	}
 }
 
+// An Apps SDK widget's state is JSON kept with its tool call: set,
+// replaced, kept by the turn's later update, refused when not JSON or too
+// long, cleared with "".
+func TestWidgetStateOfAToolCall(t *testing.T) {
+	st := openTest(t, t.TempDir())
+	ctx := context.Background()
+	c := newConversation(t, st, "widgets")
+	other := newConversation(t, st, "other")
+	call := ToolCall{ID: "call_1", Name: "apps__show_board", Arguments: `{}`, Server: "apps", Tool: "show_board", Status: ToolCallRunning, ViewURI: "ui://widget/board.html"}
+	asst := appendMsg(t, st, Message{ConversationID: c.ID, Role: RoleAssistant, Status: MessageStreaming, ToolCalls: []ToolCall{call}})
+	for _, s := range []string{`{"picked":"alpha"}`, `{"picked":"beta"}`} {
+		if err := st.SetWidgetState(ctx, c.ID, asst.ID, "call_1", s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	call.Status = ToolCallDone
+	m, err := st.UpdateToolCall(ctx, asst.ID, call)
+	if err != nil || m.ToolCalls[0].WidgetState != `{"picked":"beta"}` {
+		t.Fatalf("after the turn's update: %+v %v", m.ToolCalls, err)
+	}
+	for _, bad := range []string{"not json", `{"a":`, `"` + strings.Repeat("x", MaxViewContext) + `"`} {
+		if err := st.SetWidgetState(ctx, c.ID, asst.ID, "call_1", bad); !errors.Is(err, ErrWidgetState) {
+			t.Errorf("state %.20q: %v", bad, err)
+		}
+	}
+	if err := st.SetWidgetState(ctx, other.ID, asst.ID, "call_1", `{}`); !errors.Is(err, ErrMessageNotFound) {
+		t.Errorf("from another conversation: %v", err)
+	}
+	if err := st.SetWidgetState(ctx, c.ID, asst.ID, "call_1", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := st.GetMessage(ctx, asst.ID); got.ToolCalls[0].WidgetState != "" {
+		t.Errorf("cleared state is %q", got.ToolCalls[0].WidgetState)
+	}
+}
+
 // A view's context belongs to its tool call: SetViewContext replaces it,
 // a later UpdateToolCall of the running call keeps it, another
 // conversation cannot set it, and a long one is cut.

@@ -128,9 +128,10 @@ func (s *Store) UpdateMessage(ctx context.Context, m Message) (Message, error) {
 // one message never overwrite each other) and returns the message as stored.
 func (s *Store) UpdateToolCall(ctx context.Context, messageID int64, call ToolCall) (Message, error) {
 	out, err := s.editToolCall(ctx, messageID, call.ID, func(_ Message, c *ToolCall) error {
-		// The view's context is the view's, set only by SetViewContext: a
-		// turn's later update of the call keeps it.
-		call.ViewContext = c.ViewContext
+		// The view's context and state are the view's, set only by
+		// SetViewContext and SetWidgetState: a turn's later update of the
+		// call keeps them.
+		call.ViewContext, call.WidgetState = c.ViewContext, c.WidgetState
 		*c = call
 		return nil
 	})
@@ -147,11 +148,31 @@ func (s *Store) SetViewContext(ctx context.Context, conversationID, messageID in
 	if len(text) > MaxViewContext {
 		text = strings.ToValidUTF8(text[:MaxViewContext], "") + "\n[cut: the view gave more than 16 KB]"
 	}
+	return s.editViewCall(ctx, conversationID, messageID, callID, func(c *ToolCall) { c.ViewContext = text })
+}
+
+// ErrWidgetState is returned for a widget state that is not JSON or is
+// longer than MaxViewContext.
+var ErrWidgetState = errors.New("the widget state is not JSON of at most 16 KB")
+
+// SetWidgetState stores an Apps SDK widget's state (JSON; "" clears it)
+// for tool call callID of message messageID in conversation
+// conversationID, replacing the one before.
+func (s *Store) SetWidgetState(ctx context.Context, conversationID, messageID int64, callID, state string) error {
+	if state != "" && (len(state) > MaxViewContext || !json.Valid([]byte(state))) {
+		return ErrWidgetState
+	}
+	return s.editViewCall(ctx, conversationID, messageID, callID, func(c *ToolCall) { c.WidgetState = state })
+}
+
+// editViewCall changes what a view keeps on its tool call, checking the
+// message is in the conversation the view belongs to.
+func (s *Store) editViewCall(ctx context.Context, conversationID, messageID int64, callID string, set func(*ToolCall)) error {
 	_, err := s.editToolCall(ctx, messageID, callID, func(m Message, c *ToolCall) error {
 		if m.ConversationID != conversationID {
 			return fmt.Errorf("%w: message %d is not in conversation %d", ErrMessageNotFound, messageID, conversationID)
 		}
-		c.ViewContext = text
+		set(c)
 		return nil
 	})
 	return err

@@ -13,13 +13,18 @@ import (
 // The MCP Apps set (--apps, issue 15): tools with views, a tool only views
 // may call, a tool only the model may call, and two views — a counter that
 // uses every host request it can, and a hostile one that tries every way
-// out of its sandbox and reports what happened.
+// out of its sandbox and reports what happened — and an Apps SDK widget
+// (show_board, text/html+skybridge, driven through window.openai) with a
+// tool only widgets may call (board_add).
 
 //go:embed views/counter.html
 var counterView string
 
 //go:embed views/hostile.html
 var hostileView string
+
+//go:embed views/board.html
+var boardView string
 
 const appMIME = "text/html;profile=mcp-app"
 
@@ -67,6 +72,8 @@ func addApps(s *server.MCPServer, rev string) {
 		return mcp.NewToolResultText("hostile view shown"), nil
 	})
 
+	addBoard(s)
+
 	for uri, html := range map[string]string{"ui://counter/view.html": counterView, "ui://hostile/view.html": hostileView} {
 		meta := map[string]any{}
 		if uri == "ui://counter/view.html" {
@@ -82,4 +89,35 @@ func addApps(s *server.MCPServer, rev string) {
 				return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: appMIME, Text: text, Meta: meta}}, nil
 			})
 	}
+}
+
+// addBoard adds the Apps SDK set: tools described only with the Apps
+// SDK's openai/* keys, and its widget.
+func addBoard(s *server.MCPServer) {
+	const uri = "ui://widget/board.html"
+	show := mcp.NewTool("show_board",
+		mcp.WithDescription("Shows a board of cards titled title (an Apps SDK widget)."),
+		mcp.WithString("title", mcp.Description("The board's title")),
+		mcp.WithReadOnlyHintAnnotation(true),
+	)
+	show.Meta = &mcp.Meta{AdditionalFields: map[string]any{"openai/outputTemplate": uri,
+		"openai/toolInvocation/invoking": "Setting up the board", "openai/toolInvocation/invoked": "Board ready"}}
+	s.AddTool(show, func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r := mcp.NewToolResultStructured(map[string]any{"items": []any{"alpha", "beta", "gamma"}}, "a board of 3 cards")
+		r.Meta = &mcp.Meta{AdditionalFields: map[string]any{"board/id": "b-1"}}
+		return r, nil
+	})
+	add := mcp.NewTool("board_add",
+		mcp.WithDescription("Adds a card to the board (for the board widget only)."),
+		mcp.WithString("card", mcp.Required()),
+	)
+	add.Meta = &mcp.Meta{AdditionalFields: map[string]any{"openai/widgetAccessible": true, "openai/visibility": "private"}}
+	s.AddTool(add, func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultStructured(map[string]any{"items": []any{"alpha", "beta", "gamma", req.GetString("card", "")}}, "added"), nil
+	})
+	s.AddResource(mcp.NewResource(uri, "board widget", mcp.WithMIMEType("text/html+skybridge")),
+		func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/html+skybridge", Text: boardView,
+				Meta: map[string]any{"openai/widgetPrefersBorder": true, "openai/widgetCSP": map[string]any{"connect_domains": []any{}, "resource_domains": []any{}}}}}, nil
+		})
 }

@@ -1794,6 +1794,7 @@ export namespace mcppool {
 	    token: string;
 	    server: string;
 	    uri: string;
+	    kind: string;
 	    path: string;
 	    csp: string;
 	    allow: string;
@@ -1812,6 +1813,7 @@ export namespace mcppool {
 	        this.token = source["token"];
 	        this.server = source["server"];
 	        this.uri = source["uri"];
+	        this.kind = source["kind"];
 	        this.path = source["path"];
 	        this.csp = source["csp"];
 	        this.allow = source["allow"];
@@ -2623,6 +2625,7 @@ export namespace store {
 	    approval?: string;
 	    viewUri?: string;
 	    viewContext?: string;
+	    widgetState?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolCall(source);
@@ -2644,6 +2647,7 @@ export namespace store {
 	        this.approval = source["approval"];
 	        this.viewUri = source["viewUri"];
 	        this.viewContext = source["viewContext"];
+	        this.widgetState = source["widgetState"];
 	    }
 	}
 	export class Message {

@@ -84,6 +84,10 @@ export const selectVersion = (conversationId: number, userMessageId: number, ver
 export const setViewContext = (conversationId: number, messageId: number, callId: string, text: string): Promise<void> =>
   call(() => backend().chat.SetViewContext(conversationId, messageId, callId, text));
 
+/** setWidgetState keeps an Apps SDK widget's state (JSON; "" clears it) with its tool call. */
+export const setWidgetState = (conversationId: number, messageId: number, callId: string, state: string): Promise<void> =>
+  call(() => backend().chat.SetWidgetState(conversationId, messageId, callId, state));
+
 /** revealMessage opens a conversation at a message, switching to the answer versions that lead to it (a search hit). */
 export const revealMessage = (conversationId: number, messageId: number): Promise<ConversationView> =>
   call(() => backend().chat.RevealMessage(conversationId, messageId));

@@ -55,6 +55,25 @@ describe('ViewHost', () => {
     expect(s.blocked.map((b) => b[1])).toEqual(['the view sent a message that is not JSON-RPC 2.0', 'the view sent a message that is not JSON-RPC 2.0']);
   });
 
+  it('takes widget state only where the app keeps it (Apps SDK widgets)', async () => {
+    const none = setup();
+    await initialized(none);
+    none.from({ jsonrpc: '2.0', id: 5, method: 'mcpdesk/widget-state', params: { state: { a: 1 } } });
+    await none.settle();
+    expect(none.answer(5)).toMatchObject({ error: { code: -32601 } });
+
+    const widgetState = vi.fn(async () => {});
+    const s = setup({ widgetState });
+    await initialized(s);
+    s.from({ jsonrpc: '2.0', id: 5, method: 'mcpdesk/widget-state', params: { state: { picked: 'beta' } } });
+    await s.settle();
+    expect(widgetState).toHaveBeenCalledWith({ picked: 'beta' });
+    expect(s.answer(5)).toMatchObject({ result: {} });
+    s.from({ jsonrpc: '2.0', id: 6, method: 'mcpdesk/widget-state', params: {} });
+    await s.settle();
+    expect(widgetState).toHaveBeenLastCalledWith(null);
+  });
+
   it('refuses a message larger than the limit', () => {
     const s = setup();
     s.from({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'x'.repeat(MAX_VIEW_MESSAGE) } });

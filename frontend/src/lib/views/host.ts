@@ -33,6 +33,8 @@ export interface HostContext {
   safeAreaInsets?: { top: number; right: number; bottom: number; left: number };
   userAgent?: string;
   toolInfo?: { id?: string | number; tool: unknown };
+  /** An Apps SDK widget's saved state (window.openai.widgetState); only for those. */
+  widgetState?: unknown;
 }
 
 export interface ContentBlock {
@@ -49,6 +51,8 @@ export interface ViewHandlers {
   /** A follow-up user turn, after the user's consent; false: declined. */
   message(content: ContentBlock[]): Promise<boolean>;
   updateModelContext(content: ContentBlock[], structured?: Record<string, unknown>): Promise<void>;
+  /** An Apps SDK widget saves its state (mcpdesk/widget-state, from window.openai.setWidgetState). */
+  widgetState?(state: unknown): Promise<void>;
   /** Sets the display mode if it can and returns the one in effect. */
   requestDisplayMode(mode: DisplayMode): DisplayMode;
   resize(size: { width?: number; height?: number }): void;
@@ -353,6 +357,11 @@ export class ViewHost {
             return this.#fail(id, INVALID_PARAMS, 'ui/update-model-context needs content blocks', method);
           }
           await h.updateModelContext(content, structured as Record<string, unknown> | undefined);
+          return this.#answer(id, {});
+        }
+        case 'mcpdesk/widget-state': {
+          if (!h.widgetState) break; // not a widget: method not found
+          await h.widgetState(p.state === undefined ? null : p.state);
           return this.#answer(id, {});
         }
         case 'ui/request-display-mode': {

@@ -748,7 +748,7 @@ export class FakeBackend implements Backend {
       const token = `fake-view-${++this.#views}`;
       this.#viewServers.set(token, server);
       return {
-        token, server, uri, path: `/mcpdesk-view/${token}`, csp: "default-src 'none'", allow: '',
+        token, server, uri, kind: 'mcp-app', path: `/mcpdesk-view/${token}`, csp: "default-src 'none'", allow: '',
         domains: { connect: [], resource: [], frame: [], baseUri: [] }, refused: [], prefersBorder: true, hash: 'f'.repeat(64), previousHash: '',
       };
     },

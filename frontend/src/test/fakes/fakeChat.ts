@@ -616,6 +616,26 @@ export class FakeChat implements ChatServiceBackend {
     c.viewContext = text;
   };
 
+  // As Go (store.SetWidgetState): JSON of at most 16 KB, in its own conversation only.
+  SetWidgetState = async (conversationId: number, messageId: number, callId: string, state: string) => {
+    this.host.record('SetWidgetState', [conversationId, messageId, callId, state]);
+    if (state !== '') {
+      let ok = state.length <= 16 << 10;
+      try {
+        JSON.parse(state);
+      } catch {
+        ok = false;
+      }
+      if (!ok) throw 'the widget state is not JSON of at most 16 KB';
+    }
+    const s = this.#get(conversationId);
+    const m = s.messages.find((x) => x.id === messageId);
+    if (!m) throw `message ${messageId}: not found`;
+    const c = m.toolCalls?.find((x) => x.id === callId);
+    if (!c) throw `tool call "${callId}" in message ${messageId}: not found`;
+    c.widgetState = state;
+  };
+
   #reveal(s: Stored, messageId: number): void {
     if (s.messages.some((m) => m.id === messageId)) return;
     for (const [userId, vs] of s.versions ?? []) {

@@ -86,6 +86,10 @@ export function SetViewContext(arg1, arg2, arg3, arg4) {
   return window['go']['chat']['ChatService']['SetViewContext'](arg1, arg2, arg3, arg4);
 }
 
+export function SetWidgetState(arg1, arg2, arg3, arg4) {
+  return window['go']['chat']['ChatService']['SetWidgetState'](arg1, arg2, arg3, arg4);
+}
+
 export function Settings() {
   return window['go']['chat']['ChatService']['Settings']();
 }

@@ -1638,6 +1638,13 @@ export interface ToolCall {
    * MaxViewContext bytes. Only SetViewContext changes it.
    */
   viewContext?: string;
+  /**
+   * WidgetState is an Apps SDK widget's state (window.openai.setWidgetState)
+   * as JSON: restored when the widget is shown again and sent to the
+   * model on later turns; at most MaxViewContext bytes. Only
+   * SetWidgetState changes it.
+   */
+  widgetState?: string;
 }
 
 /**
@@ -1918,6 +1925,11 @@ export interface ViewPage {
   token: string;
   server: string;
   uri: string;
+  /**
+   * Kind is "mcp-app", or "apps-sdk" for an Apps SDK widget (it runs
+   * with a window.openai made of MCP Apps messages).
+   */
+  kind: string;
   /** Path is the page's address on the app's origin. */
   path: string;
   /** CSP is the Content-Security-Policy the view runs under. */
@@ -2612,6 +2624,12 @@ export interface ChatService {
    * view's. "" clears it.
    */
   SetViewContext(conversationID: number, messageID: number, callID: string, text: string): Promise<void>;
+  /**
+   * SetWidgetState keeps an Apps SDK widget's state (window.openai.setWidgetState,
+   * JSON; "" clears it) with its tool call: restored when the widget is shown
+   * again and sent to the model on later turns.
+   */
+  SetWidgetState(conversationID: number, messageID: number, callID: string, state: string): Promise<void>;
   /** Settings returns the chat settings. */
   Settings(): Promise<ChatSettings>;
   /** Stop stops the reply running in a conversation. */
@@ -2649,6 +2667,7 @@ export function bindChatService(call: Call): ChatService {
     SelectVersion: (conversationID, userMessageID, version) => call('chat', 'ChatService', 'SelectVersion', conversationID, userMessageID, version),
     Send: (req) => call('chat', 'ChatService', 'Send', req),
     SetViewContext: (conversationID, messageID, callID, text) => call('chat', 'ChatService', 'SetViewContext', conversationID, messageID, callID, text),
+    SetWidgetState: (conversationID, messageID, callID, state) => call('chat', 'ChatService', 'SetWidgetState', conversationID, messageID, callID, state),
     Settings: () => call('chat', 'ChatService', 'Settings'),
     Stop: (conversationID) => call('chat', 'ChatService', 'Stop', conversationID),
     Trust: () => call('chat', 'ChatService', 'Trust'),
