@@ -93,7 +93,6 @@ func NewApp(cfg Config) (*App, error) {
 	}
 	a := &App{started: cfg.Started, cfg: cfg, loaded: make(chan struct{})}
 	a.logger, a.logFile = openLog(dir)
-	a.nav = webview.New(cfg.Web, a.logger)
 	desk := mcppool.NewElicitationDesk(emitter{a}, 0)
 	env := shellenv.NewProvider(true, shellenv.WithLogger(a.logger))
 	keychain := secrets.NewKeyring(keychainService)
@@ -122,6 +121,9 @@ func NewApp(cfg Config) (*App, error) {
 		return nil, err
 	}
 	a.core = c
+	// An MCP-UI external page the user allowed may be framed while it is
+	// shown, never the window's main frame.
+	a.nav = webview.New(cfg.Web.WithLiveFrames(c.Pool.ViewPages().ShowsExternal), a.logger)
 	// What the bridge gate refuses is shown in the logger too.
 	a.nav.OnBridgeBlocked(c.Pool.NoteBridgeBlocked)
 	a.bound = c.Bind(core.Window{

@@ -58,6 +58,8 @@ type Page struct {
 	// Allow is the iframe allow attribute for the declared permissions.
 	Allow string
 	html  string
+	// url is the external page framed instead of html (KindUIURL).
+	url string
 }
 
 // Pages keeps the pages being shown and serves them.
@@ -76,7 +78,7 @@ func (ps *Pages) Add(v View) Page {
 	token := hex.EncodeToString(b)
 	csp := withoutSelf(v.Policy.Header)
 	p := Page{Token: token, Server: v.Server, URI: v.URI, Kind: v.Kind, Path: ViewPath + token, CSP: csp,
-		Allow: AllowOf(v.Meta.Permissions), html: v.HTML}
+		Allow: AllowOf(v.Meta.Permissions), html: v.HTML, url: v.URL}
 	ps.mu.Lock()
 	ps.m[token] = p
 	ps.mu.Unlock()
@@ -96,6 +98,23 @@ func (ps *Pages) Remove(token string) {
 	ps.mu.Lock()
 	delete(ps.m, token)
 	ps.mu.Unlock()
+}
+
+// ShowsExternal reports whether a page being shown frames an external page
+// (MCP-UI text/uri-list) of origin: the window's navigation guard lets a
+// subframe show that origin only then (websec.Policy.WithLiveFrames).
+func (ps *Pages) ShowsExternal(origin websec.Origin) bool {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	for _, p := range ps.m {
+		if p.url == "" {
+			continue
+		}
+		if o, err := websec.OriginOf(p.url); err == nil && o == origin {
+			return true
+		}
+	}
+	return false
 }
 
 // Len is how many pages are kept.
@@ -135,15 +154,22 @@ func (ps *Pages) Middleware(next http.Handler) http.Handler {
 // (its policy repeated in a <meta>) as JSON — json.Marshal escapes <, >
 // and &, so nothing in it can end the script element.
 func relayPage(p Page) string {
-	data, _ := json.Marshal(struct {
-		HTML  string `json:"html"`
+	view := struct {
+		HTML  string `json:"html,omitempty"`
+		URL   string `json:"url,omitempty"`
 		Allow string `json:"allow"`
-	}{withMeta(p.html, p.CSP, p.Kind), p.Allow})
+	}{URL: p.url, Allow: p.Allow}
+	if p.url == "" {
+		view.HTML = withMeta(p.html, p.CSP, p.Kind)
+	}
+	data, _ := json.Marshal(view)
 	return `<!doctype html><html><head><meta charset="utf-8"><style>html,body{margin:0;height:100%;overflow:hidden;background:transparent}iframe{border:0;width:100%;height:100%;display:block}</style></head><body>` +
 		`<script type="application/json" id="view">` + string(data) + `</script><script>` + relayScript + `</script></body></html>`
 }
 
-// relayScript frames the view (about:srcdoc, sandboxed) and passes
+// relayScript frames the view (about:srcdoc, sandboxed; or an MCP-UI
+// external page, sandboxed the same and allowed by the page's frame-src
+// alone) and passes
 // messages: from the app (the parent) to the view and from the view to
 // the app, matched by the sending window, never by origin (both are
 // opaque).
@@ -153,7 +179,8 @@ const relayScript = `(() => {
   f.setAttribute('sandbox', 'allow-scripts');
   if (data.allow) f.setAttribute('allow', data.allow);
   f.setAttribute('title', 'view');
-  f.srcdoc = data.html;
+  if (data.url) f.src = data.url;
+  else f.srcdoc = data.html;
   window.addEventListener('message', (e) => {
     if (e.source === window.parent && f.contentWindow) f.contentWindow.postMessage(e.data, '*');
     else if (e.source === f.contentWindow) window.parent.postMessage(e.data, '*');

@@ -31,10 +31,12 @@ type ResourceMeta struct {
 type View struct {
 	Server string
 	URI    string
-	// Kind is KindApp, or KindSkybridge for an Apps SDK widget (it gets a
-	// window.openai).
-	Kind   string
-	HTML   string
+	// Kind is KindApp, KindSkybridge for an Apps SDK widget (it gets a
+	// window.openai), or an MCP-UI kind (embedded.go).
+	Kind string
+	HTML string
+	// URL is the external page of an MCP-UI text/uri-list (KindUIURL).
+	URL    string
 	Meta   ResourceMeta
 	Policy Policy
 	// Hash is the SHA-256 of the HTML; PreviousHash the one read before,
@@ -164,9 +166,14 @@ func viewOf(server, uri string, res *mcp.ReadResourceResult) (View, error) {
 		v.Meta = openAIResourceMeta(meta)
 	}
 	v.Policy = Build(v.Meta.CSP)
-	sum := sha256.Sum256([]byte(html))
-	v.Hash = hex.EncodeToString(sum[:])
+	v.Hash = hashOf(html)
 	return v, nil
+}
+
+// hashOf is the SHA-256 of a view's body, in hex.
+func hashOf(body string) string {
+	sum := sha256.Sum256([]byte(body))
+	return hex.EncodeToString(sum[:])
 }
 
 // viewKind accepts text/html;profile=mcp-app and the Apps SDK's

@@ -25,6 +25,8 @@ type ViewPage struct {
 	// Kind is "mcp-app", or "apps-sdk" for an Apps SDK widget (it runs
 	// with a window.openai made of MCP Apps messages).
 	Kind string `json:"kind"`
+	// URL is the external page an MCP-UI text/uri-list frames ("" otherwise).
+	URL string `json:"url"`
 	// Path is the page's address on the app's origin.
 	Path string `json:"path"`
 	// CSP is the Content-Security-Policy the view runs under.
@@ -56,11 +58,36 @@ func (s *MCPPool) OpenView(server, uri string) (ViewPage, error) {
 	if err != nil {
 		return ViewPage{}, err
 	}
-	out := ViewPage{Token: page.Token, Server: server, URI: uri, Kind: v.Kind, Path: page.Path, CSP: page.CSP, Allow: page.Allow,
+	return pageOf(v, page), nil
+}
+
+// pageOf is what the UI is told of a page.
+func pageOf(v apps.View, page apps.Page) ViewPage {
+	return ViewPage{Token: page.Token, Server: v.Server, URI: v.URI, Kind: v.Kind, URL: v.URL, Path: page.Path, CSP: page.CSP, Allow: page.Allow,
 		Refused: nonNil(v.Policy.Refused), Hash: v.Hash, PreviousHash: v.PreviousHash,
 		PrefersBorder: v.Meta.PrefersBorder == nil || *v.Meta.PrefersBorder,
 		Domains:       domainsOf(v.Meta.CSP, v.Policy.Refused)}
-	return out, nil
+}
+
+// EmbeddedUI is an MCP-UI resource embedded in a tool's result: its
+// ui:// URI, type, and text or base64 blob.
+type EmbeddedUI struct {
+	URI      string `json:"uri"`
+	MIMEType string `json:"mimeType"`
+	Text     string `json:"text"`
+	Blob     string `json:"blob"`
+}
+
+// OpenEmbeddedView makes a sandbox page for an MCP-UI resource that a tool
+// of server returned: raw HTML under the restrictive default policy, or an
+// external http(s) page (the UI asks the user first) that only its origin
+// may be framed from. Its calls go to server, as a view's do.
+func (s *MCPPool) OpenEmbeddedView(server string, res EmbeddedUI) (ViewPage, error) {
+	v, page, err := s.pool.OpenEmbeddedView(server, apps.Embedded{URI: res.URI, MIMEType: res.MIMEType, Text: res.Text, Blob: res.Blob})
+	if err != nil {
+		return ViewPage{}, err
+	}
+	return pageOf(v, page), nil
 }
 
 // CloseView forgets the page of a view that was torn down.

@@ -41,6 +41,21 @@ func (p *Pool) OpenView(ctx context.Context, server, uri string) (apps.View, app
 	return v, page, nil
 }
 
+// OpenEmbeddedView makes a page for an MCP-UI resource embedded in a
+// result of server's tools.
+func (p *Pool) OpenEmbeddedView(server string, e apps.Embedded) (apps.View, apps.Page, error) {
+	if p.conn(server) == nil {
+		return apps.View{}, apps.Page{}, unknownServer(server)
+	}
+	v, err := apps.EmbeddedView(server, e)
+	if err != nil {
+		return apps.View{}, apps.Page{}, err
+	}
+	page := p.apps.pages.Add(v)
+	p.logViewOpened(v, page)
+	return v, page, nil
+}
+
 // CloseView forgets a page: its view was torn down.
 func (p *Pool) CloseView(token string) { p.apps.pages.Remove(token) }
 
@@ -71,21 +86,27 @@ func (p *Pool) viewMayCall(server, tool string) error {
 // logViewOpened notes in the logger that a view is shown, with the policy
 // it runs under and the domains it declared.
 func (p *Pool) logViewOpened(v apps.View, page apps.Page) {
-	payload, _ := json.Marshal(map[string]any{"uri": v.URI, "contentSecurityPolicy": page.CSP, "allow": page.Allow,
+	payload, _ := json.Marshal(map[string]any{"uri": v.URI, "kind": v.Kind, "url": v.URL, "contentSecurityPolicy": page.CSP, "allow": page.Allow,
 		"refused": v.Policy.Refused, "hash": v.Hash, "previousHash": v.PreviousHash})
 	p.log.Add(events.RPCEntry{Server: v.Server, Time: time.Now().UnixMilli(), Direction: events.Local,
 		Kind: events.KindNotification, Method: "view " + v.URI, Note: "viewOpened", Payload: string(payload)})
 }
 
 // logView puts one message between the view of page and MCP Desk in the
-// logger's view lane, scrubbed of the server's secrets.
+// logger's view lane, scrubbed of the server's secrets. MCP-UI's messages
+// ({type, payload, messageId}) are named by their type.
 func (p *Pool) logView(page apps.Page, toView bool, payload string) {
 	var msg struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Error  json.RawMessage `json:"error"`
+		ID        json.RawMessage `json:"id"`
+		Method    string          `json:"method"`
+		Error     json.RawMessage `json:"error"`
+		Type      string          `json:"type"`
+		MessageID json.RawMessage `json:"messageId"`
 	}
 	_ = json.Unmarshal([]byte(payload), &msg)
+	if msg.Method == "" && msg.Type != "" && len(msg.ID) == 0 {
+		msg.Method, msg.ID = msg.Type, msg.MessageID
+	}
 	kind := events.KindNotification
 	switch {
 	case msg.Method != "" && len(msg.ID) > 0:

@@ -108,6 +108,24 @@ func TestViewsOpenServeAndCallOnlyAppTools(t *testing.T) {
 	}
 	svc.CloseView(board.Token)
 
+	// An MCP-UI resource from a result: a page of its own, its calls on its server.
+	card, err := svc.OpenEmbeddedView("apps", EmbeddedUI{URI: "ui://card/1", MIMEType: "text/html", Text: "<button>vote</button>"})
+	if err != nil || card.Kind != "mcp-ui" || !strings.Contains(card.CSP, "connect-src 'none'") {
+		t.Fatalf("card %+v (%v)", card, err)
+	}
+	if _, err := svc.CallToolFromView(ViewToolCall{Token: card.Token, CallID: "c1", Tool: "card_vote", Arguments: map[string]any{"choice": "yes"}}); err != nil {
+		t.Errorf("card_vote from the card: %v", err)
+	}
+	if _, err := svc.OpenEmbeddedView("nobody", EmbeddedUI{URI: "ui://card/1", MIMEType: "text/html", Text: "<p>"}); err == nil {
+		t.Error("a UI of a server that does not exist was opened")
+	}
+	ext, err := svc.OpenEmbeddedView("apps", EmbeddedUI{URI: "ui://page/1", MIMEType: "text/uri-list", Text: "https://dash.example/b"})
+	if err != nil || ext.Kind != "mcp-ui-url" || ext.URL != "https://dash.example/b" || !p.ViewPages().ShowsExternal("https://dash.example") {
+		t.Fatalf("external page %+v (%v)", ext, err)
+	}
+	svc.CloseView(ext.Token)
+	svc.CloseView(card.Token)
+
 	svc.CloseView(page.Token)
 	if _, err := svc.CallToolFromView(ViewToolCall{Token: page.Token, CallID: "v4", Tool: "counter_add"}); !errors.As(err, &ue) || ue.Code != usererr.ViewGone {
 		t.Errorf("after CloseView: %v", err)

@@ -117,7 +117,25 @@ type Policy struct {
 	app, frames, views []Origin
 	connect            []string
 	csp                string
+	// live reports origins a subframe may show for now (nil: none).
+	live func(Origin) bool
 }
+
+// WithLiveFrames returns p with live consulted too for subframes (never the
+// main frame): an origin it reports may be shown in a frame while it does —
+// an external page of an MCP-UI resource the user allowed, while its
+// sandbox page is shown (backend/apps). A nil p stays nil.
+func (p *Policy) WithLiveFrames(live func(Origin) bool) *Policy {
+	if p == nil {
+		return nil
+	}
+	q := *p
+	q.live = live
+	return &q
+}
+
+// isLive reports whether live allows origin now.
+func (p *Policy) isLive(origin Origin) bool { return p.live != nil && p.live(origin) }
 
 // New checks o and returns its Policy.
 func New(o Options) (*Policy, error) {
@@ -237,12 +255,12 @@ func (p *Policy) Decide(kind Kind, rawURL string) Decision {
 	case Navigate:
 		// The frame is not known yet: an origin either may show passes here,
 		// and the response decision keeps a frame origin out of the main frame.
-		d.Allow = slices.Contains(p.app, origin) || slices.Contains(p.frames, origin)
+		d.Allow = slices.Contains(p.app, origin) || slices.Contains(p.frames, origin) || p.isLive(origin)
 	case MainFrameResponse:
 		// A view's sandbox page is a frame's document, never the window's.
 		d.Allow = slices.Contains(p.app, origin) && !p.underViewPath(rawURL)
 	case SubframeResponse:
-		d.Allow = slices.Contains(p.frames, origin) || p.isViewPage(origin, rawURL)
+		d.Allow = slices.Contains(p.frames, origin) || p.isViewPage(origin, rawURL) || p.isLive(origin)
 	}
 	return d
 }

@@ -163,6 +163,39 @@ func TestDecideViewPages(t *testing.T) {
 	}
 }
 
+// An origin live reports may be shown in a subframe while it does; never
+// in the main frame, never in a new window; without the hook, never.
+func TestDecideLiveFrames(t *testing.T) {
+	base := mustPolicy(t, Options{App: []string{"wails://wails"}, Views: []string{"wails://wails"}})
+	shown := map[Origin]bool{"https://dash.example": true}
+	p := base.WithLiveFrames(func(o Origin) bool { return shown[o] })
+	for _, c := range []struct {
+		policy *Policy
+		kind   Kind
+		url    string
+		allow  bool
+	}{
+		{p, SubframeResponse, "https://dash.example/board", true},
+		{p, Navigate, "https://dash.example/board", true},
+		{p, MainFrameResponse, "https://dash.example/board", false},
+		{p, NewWindow, "https://dash.example/board", false},
+		{p, SubframeResponse, "https://other.example/", false},
+		{p, SubframeResponse, "http://dash.example/", false},
+		{base, SubframeResponse, "https://dash.example/board", false},
+	} {
+		if d := c.policy.Decide(c.kind, c.url); d.Allow != c.allow {
+			t.Errorf("Decide(%s, %q) = %v, want %v", c.kind, c.url, d.Allow, c.allow)
+		}
+	}
+	shown["https://dash.example"] = false
+	if p.Decide(SubframeResponse, "https://dash.example/board").Allow {
+		t.Error("a page no longer shown may still be framed")
+	}
+	if (*Policy)(nil).WithLiveFrames(nil) != nil {
+		t.Error("no policy became one")
+	}
+}
+
 func TestNewRejects(t *testing.T) {
 	for name, o := range map[string]Options{
 		"no app origin":           {},

@@ -15,7 +15,9 @@ import (
 // uses every host request it can, and a hostile one that tries every way
 // out of its sandbox and reports what happened — and an Apps SDK widget
 // (show_board, text/html+skybridge, driven through window.openai) with a
-// tool only widgets may call (board_add).
+// tool only widgets may call (board_add) — and MCP-UI resources embedded
+// in results (show_card: raw HTML that uses every UI action; show_page: an
+// external page).
 
 //go:embed views/counter.html
 var counterView string
@@ -25,6 +27,9 @@ var hostileView string
 
 //go:embed views/board.html
 var boardView string
+
+//go:embed views/card.html
+var cardView string
 
 const appMIME = "text/html;profile=mcp-app"
 
@@ -73,6 +78,7 @@ func addApps(s *server.MCPServer, rev string) {
 	})
 
 	addBoard(s)
+	addCards(s)
 
 	for uri, html := range map[string]string{"ui://counter/view.html": counterView, "ui://hostile/view.html": hostileView} {
 		meta := map[string]any{}
@@ -120,4 +126,36 @@ func addBoard(s *server.MCPServer) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/html+skybridge", Text: boardView,
 				Meta: map[string]any{"openai/widgetPrefersBorder": true, "openai/widgetCSP": map[string]any{"connect_domains": []any{}, "resource_domains": []any{}}}}}, nil
 		})
+}
+
+// addCards adds the MCP-UI set: results that embed ui:// resources.
+func addCards(s *server.MCPServer) {
+	card := mcp.NewTool("show_card",
+		mcp.WithDescription("Shows a card (an MCP-UI raw-HTML resource) about topic."),
+		mcp.WithString("topic", mcp.Description("What the card is about")),
+		mcp.WithReadOnlyHintAnnotation(true),
+	)
+	s.AddTool(card, func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r := mcp.NewToolResultStructured(map[string]any{"topic": req.GetString("topic", ""), "votes": 0}, "a card")
+		r.Content = append(r.Content, mcp.NewEmbeddedResource(mcp.TextResourceContents{URI: "ui://card/1", MIMEType: "text/html", Text: cardView}))
+		return r, nil
+	})
+	vote := mcp.NewTool("card_vote",
+		mcp.WithDescription("Counts a vote for the card."),
+		mcp.WithString("choice", mcp.Required()),
+	)
+	s.AddTool(vote, func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultStructured(map[string]any{"votes": 1, "choice": req.GetString("choice", "")}, "voted"), nil
+	})
+	page := mcp.NewTool("show_page",
+		mcp.WithDescription("Shows the page at url (an MCP-UI text/uri-list resource)."),
+		mcp.WithString("url", mcp.Required()),
+		mcp.WithReadOnlyHintAnnotation(true),
+	)
+	s.AddTool(page, func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r := mcp.NewToolResultText("a page")
+		r.Content = append(r.Content, mcp.NewEmbeddedResource(mcp.TextResourceContents{URI: "ui://page/1", MIMEType: "text/uri-list",
+			Text: "# the page\n" + req.GetString("url", "") + "\n"}))
+		return r, nil
+	})
 }

@@ -1402,6 +1402,24 @@ export namespace mcppool {
 	        this.name = source["name"];
 	    }
 	}
+	export class EmbeddedUI {
+	    uri: string;
+	    mimeType: string;
+	    text: string;
+	    blob: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new EmbeddedUI(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.uri = source["uri"];
+	        this.mimeType = source["mimeType"];
+	        this.text = source["text"];
+	        this.blob = source["blob"];
+	    }
+	}
 	export class ListedTool {
 	    _meta?: mcp.Meta;
 	    name: string;
@@ -1795,6 +1813,7 @@ export namespace mcppool {
 	    server: string;
 	    uri: string;
 	    kind: string;
+	    url: string;
 	    path: string;
 	    csp: string;
 	    allow: string;
@@ -1814,6 +1833,7 @@ export namespace mcppool {
 	        this.server = source["server"];
 	        this.uri = source["uri"];
 	        this.kind = source["kind"];
+	        this.url = source["url"];
 	        this.path = source["path"];
 	        this.csp = source["csp"];
 	        this.allow = source["allow"];

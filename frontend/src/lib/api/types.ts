@@ -49,6 +49,7 @@ export type {
   ToolCallRequest,
   ToolSelection,
   Transport,
+  EmbeddedUI,
   ViewDomains,
   ViewPage,
   ViewToolCall,

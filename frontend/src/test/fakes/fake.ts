@@ -748,7 +748,19 @@ export class FakeBackend implements Backend {
       const token = `fake-view-${++this.#views}`;
       this.#viewServers.set(token, server);
       return {
-        token, server, uri, kind: 'mcp-app', path: `/mcpdesk-view/${token}`, csp: "default-src 'none'", allow: '',
+        token, server, uri, kind: 'mcp-app', url: '', path: `/mcpdesk-view/${token}`, csp: "default-src 'none'", allow: '',
+        domains: { connect: [], resource: [], frame: [], baseUri: [] }, refused: [], prefersBorder: true, hash: 'f'.repeat(64), previousHash: '',
+      };
+    },
+    OpenEmbeddedView: async (server, res) => {
+      this.#record('OpenEmbeddedView', [server, res]);
+      this.#known(server);
+      if (!res.uri.startsWith('ui://')) throw `"${res.uri}" is not a ui:// resource`;
+      const token = `fake-view-${++this.#views}`;
+      this.#viewServers.set(token, server);
+      const url = res.mimeType === 'text/uri-list' ? res.text.trim() : '';
+      return {
+        token, server, uri: res.uri, kind: url ? 'mcp-ui-url' : 'mcp-ui', url, path: `/mcpdesk-view/${token}`, csp: "default-src 'none'", allow: '',
         domains: { connect: [], resource: [], frame: [], baseUri: [] }, refused: [], prefersBorder: true, hash: 'f'.repeat(64), previousHash: '',
       };
     },

@@ -58,6 +58,8 @@ export function LogViewMessage(arg1:string,arg2:boolean,arg3:string):Promise<voi
 
 export function MoveSecretsToKeychain(arg1:Array<string>):Promise<number>;
 
+export function OpenEmbeddedView(arg1:string,arg2:mcppool.EmbeddedUI):Promise<mcppool.ViewPage>;
+
 export function OpenView(arg1:string,arg2:string):Promise<mcppool.ViewPage>;
 
 export function PreviewImport(arg1:string):Promise<importer.Preview>;

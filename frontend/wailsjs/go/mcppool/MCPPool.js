@@ -106,6 +106,10 @@ export function MoveSecretsToKeychain(arg1) {
   return window['go']['mcppool']['MCPPool']['MoveSecretsToKeychain'](arg1);
 }
 
+export function OpenEmbeddedView(arg1, arg2) {
+  return window['go']['mcppool']['MCPPool']['OpenEmbeddedView'](arg1, arg2);
+}
+
 export function OpenView(arg1, arg2) {
   return window['go']['mcppool']['MCPPool']['OpenView'](arg1, arg2);
 }

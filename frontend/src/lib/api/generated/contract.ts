@@ -540,6 +540,17 @@ export interface ElicitationPayload {
 }
 
 /**
+ * EmbeddedUI is an MCP-UI resource embedded in a tool's result: its
+ * ui:// URI, type, and text or base64 blob.
+ */
+export interface EmbeddedUI {
+  uri: string;
+  mimeType: string;
+  text: string;
+  blob: string;
+}
+
+/**
  * EnvReload is what ReloadEnvironment found. It names variables, never
  * their values.
  */
@@ -1930,6 +1941,8 @@ export interface ViewPage {
    * with a window.openai made of MCP Apps messages).
    */
   kind: string;
+  /** URL is the external page an MCP-UI text/uri-list frames ("" otherwise). */
+  url: string;
   /** Path is the page's address on the app's origin. */
   path: string;
   /** CSP is the Content-Security-Policy the view runs under. */
@@ -2217,6 +2230,13 @@ export interface MCPPool {
    */
   MoveSecretsToKeychain(ids: string[] | null): Promise<number>;
   /**
+   * OpenEmbeddedView makes a sandbox page for an MCP-UI resource that a tool
+   * of server returned: raw HTML under the restrictive default policy, or an
+   * external http(s) page (the UI asks the user first) that only its origin
+   * may be framed from. Its calls go to server, as a view's do.
+   */
+  OpenEmbeddedView(server: string, res: EmbeddedUI): Promise<ViewPage>;
+  /**
    * OpenView reads the view uri (a ui:// resource) of server and makes a
    * sandbox page for it; CloseView when it goes away.
    */
@@ -2354,6 +2374,7 @@ export function bindMCPPool(call: Call): MCPPool {
     LogViewBlocked: (token, what, why) => call('mcppool', 'MCPPool', 'LogViewBlocked', token, what, why),
     LogViewMessage: (token, toView, payload) => call('mcppool', 'MCPPool', 'LogViewMessage', token, toView, payload),
     MoveSecretsToKeychain: (ids) => call('mcppool', 'MCPPool', 'MoveSecretsToKeychain', ids),
+    OpenEmbeddedView: (server, res) => call('mcppool', 'MCPPool', 'OpenEmbeddedView', server, res),
     OpenView: (server, uri) => call('mcppool', 'MCPPool', 'OpenView', server, uri),
     PreviewImport: (path) => call('mcppool', 'MCPPool', 'PreviewImport', path),
     PreviewImportData: (name, content) => call('mcppool', 'MCPPool', 'PreviewImportData', name, content),

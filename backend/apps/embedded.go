@@ -1,0 +1,105 @@
+package apps
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"mime"
+	"net/url"
+	"strings"
+)
+
+// MCP-UI (issue 15): a tool's result may embed ui:// resources of its own
+// — raw HTML (text/html), an external page (text/uri-list) or a remote-DOM
+// script. They are shown in the same sandbox page as MCP Apps views
+// (pages.go), under the restrictive default policy (MCP-UI declares no
+// domains), and speak MCP-UI's message protocol ({type, payload,
+// messageId}) with the app; an external page is framed only after the
+// user allowed its host, and runs on an opaque origin like every view.
+
+// What an embedded resource is shown as.
+const (
+	KindUIHTML = "mcp-ui"
+	KindUIURL  = "mcp-ui-url"
+)
+
+// RemoteDOMType is the type of MCP-UI's remote-DOM scripts (with a
+// framework parameter), which MCP Desk does not render.
+const RemoteDOMType = "application/vnd.mcp-ui.remote-dom"
+
+// ErrRemoteDOM is returned for a remote-DOM resource.
+var ErrRemoteDOM = errors.New("remote-DOM UI (application/vnd.mcp-ui.remote-dom) is not rendered by MCP Desk yet")
+
+// Embedded is a ui:// resource embedded in a tool's result (its text, or
+// its base64 blob).
+type Embedded struct {
+	URI      string
+	MIMEType string
+	Text     string
+	Blob     string
+}
+
+// EmbeddedView checks an embedded resource of server and turns it into a
+// View: raw HTML under the default policy, or an external http(s) page
+// (View.URL) that only its own origin may be framed from.
+func EmbeddedView(server string, e Embedded) (View, error) {
+	if !isUIURI(e.URI) {
+		return View{}, fmt.Errorf("%q is not a ui:// resource", e.URI)
+	}
+	body := e.Text
+	if e.Blob != "" {
+		if base64.StdEncoding.DecodedLen(len(e.Blob)) > MaxViewBytes+3 {
+			return View{}, fmt.Errorf("the UI %s is larger than %d MB", e.URI, MaxViewBytes>>20)
+		}
+		b, err := base64.StdEncoding.DecodeString(e.Blob)
+		if err != nil {
+			return View{}, fmt.Errorf("the UI %s is not valid base64: %w", e.URI, err)
+		}
+		body = string(b)
+	}
+	if len(body) > MaxViewBytes {
+		return View{}, fmt.Errorf("the UI %s is larger than %d MB", e.URI, MaxViewBytes>>20)
+	}
+	mt, _, err := mime.ParseMediaType(e.MIMEType)
+	if err != nil {
+		return View{}, fmt.Errorf("the UI %s has no valid type (%q)", e.URI, e.MIMEType)
+	}
+	v := View{Server: server, URI: e.URI}
+	switch {
+	case mt == "text/html":
+		v.Kind, v.HTML, v.Policy = KindUIHTML, body, Build(nil)
+	case mt == "text/uri-list":
+		u, err := FirstURL(body)
+		if err != nil {
+			return View{}, fmt.Errorf("the UI %s: %w", e.URI, err)
+		}
+		o, _ := origin(u.Scheme + "://" + u.Host)
+		v.Kind, v.URL, v.Policy = KindUIURL, u.String(), Build(&CSP{FrameDomains: []string{o}})
+	case strings.HasPrefix(mt, RemoteDOMType):
+		return View{}, ErrRemoteDOM
+	default:
+		return View{}, fmt.Errorf("the UI %s is %q, not text/html or text/uri-list", e.URI, e.MIMEType)
+	}
+	v.Hash = hashOf(body)
+	return v, nil
+}
+
+// FirstURL is the first address of a text/uri-list (lines starting with #
+// are comments): http or https, with a host, no user info.
+func FirstURL(list string) (*url.URL, error) {
+	for _, line := range strings.Split(list, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		u, err := url.Parse(line)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" || u.User != nil {
+			return nil, fmt.Errorf("%q is not an http or https address", line)
+		}
+		if _, ok := origin(u.Scheme + "://" + u.Host); !ok {
+			return nil, fmt.Errorf("%q is not an address MCP Desk frames", line)
+		}
+		return u, nil
+	}
+	return nil, errors.New("the URI list holds no address")
+}

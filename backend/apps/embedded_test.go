@@ -1,0 +1,62 @@
+package apps
+
+import (
+	"encoding/base64"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// MCP-UI resources: raw HTML under the restrictive default, an external
+// page that only its own origin may be framed from, nothing else.
+func TestEmbeddedView(t *testing.T) {
+	html, err := EmbeddedView("s", Embedded{URI: "ui://card/1", MIMEType: "text/html", Text: "<button>go</button>"})
+	if err != nil || html.Kind != KindUIHTML || html.HTML != "<button>go</button>" || len(html.Hash) != 64 {
+		t.Fatalf("html: %+v %v", html, err)
+	}
+	if d := directives(html.Policy.Header); d["connect-src"] != "'none'" || d["frame-src"] != "'none'" {
+		t.Errorf("html policy %s", html.Policy.Header)
+	}
+	blob, err := EmbeddedView("s", Embedded{URI: "ui://card/2", MIMEType: "text/html", Blob: base64.StdEncoding.EncodeToString([]byte("<p>b</p>"))})
+	if err != nil || blob.HTML != "<p>b</p>" {
+		t.Errorf("blob: %+v %v", blob, err)
+	}
+
+	u, err := EmbeddedView("s", Embedded{URI: "ui://page/1", MIMEType: "text/uri-list", Text: "# the dashboard\nhttps://Dash.Example:8443/board?x=1\nhttps://other.example/\n"})
+	if err != nil || u.Kind != KindUIURL || u.URL != "https://Dash.Example:8443/board?x=1" {
+		t.Fatalf("uri-list: %+v %v", u, err)
+	}
+	if d := directives(u.Policy.Header); d["frame-src"] != "https://dash.example:8443" || d["connect-src"] != "'none'" {
+		t.Errorf("uri-list policy %s", u.Policy.Header)
+	}
+	pages := NewPages()
+	page := pages.Add(u)
+	if !pages.ShowsExternal("https://dash.example:8443") || pages.ShowsExternal("https://other.example") {
+		t.Error("ShowsExternal does not follow the pages shown")
+	}
+	if body := relayPage(page); !strings.Contains(body, `"url":"https://Dash.Example:8443/board?x=1"`) || strings.Contains(body, `"html"`) {
+		t.Errorf("relay page for a URL: %s", body)
+	}
+
+	pages.Remove(page.Token)
+	if pages.ShowsExternal("https://dash.example:8443") {
+		t.Error("a removed page still counts as shown")
+	}
+
+	for _, bad := range []Embedded{
+		{URI: "https://x.example/ui", MIMEType: "text/html", Text: "<p>"},
+		{URI: "ui://page/2", MIMEType: "text/uri-list", Text: "javascript:alert(1)"},
+		{URI: "ui://page/3", MIMEType: "text/uri-list", Text: "https://user:pw@x.example/"},
+		{URI: "ui://page/4", MIMEType: "text/uri-list", Text: "# only a comment\n"},
+		{URI: "ui://page/5", MIMEType: "text/uri-list", Text: "https://*/"},
+		{URI: "ui://card/3", MIMEType: "image/svg+xml", Text: "<svg/>"},
+		{URI: "ui://card/4", MIMEType: "text/html", Blob: "%%%"},
+	} {
+		if v, err := EmbeddedView("s", bad); err == nil {
+			t.Errorf("%+v was accepted as %+v", bad, v)
+		}
+	}
+	if _, err := EmbeddedView("s", Embedded{URI: "ui://dom/1", MIMEType: "application/vnd.mcp-ui.remote-dom+javascript; framework=react", Text: "x"}); !errors.Is(err, ErrRemoteDOM) {
+		t.Errorf("remote DOM: %v", err)
+	}
+}
