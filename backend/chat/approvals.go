@@ -112,7 +112,12 @@ type decision struct {
 // a suspended one asks, saying what changed. A call none of them covers
 // falls to the default of cs: ask, or run a read-only tool without asking.
 func (e *Engine) decide(t *turn, o *offeredTool, cs ChatSettings) (store.Approval, verdict, *trust.Change) {
-	doc, err := e.loadPolicies(t.ctx)
+	return e.decideFor(t.ctx, t.conv, t.mode, o, cs)
+}
+
+// decideFor is decide for a call of o in conversation conv under mode.
+func (e *Engine) decideFor(ctx context.Context, conv int64, mode ApprovalMode, o *offeredTool, cs ChatSettings) (store.Approval, verdict, *trust.Change) {
+	doc, err := e.loadPolicies(ctx)
 	if err != nil {
 		e.logger.Warn("read approval policies; asking", "err", err)
 	}
@@ -120,9 +125,9 @@ func (e *Engine) decide(t *turn, o *offeredTool, cs ChatSettings) (store.Approva
 	switch {
 	case slices.Contains(doc.Never, ref):
 		return store.ApprovalNever, verdictDecline, nil
-	case t.mode == ApproveNever:
+	case mode == ApproveNever:
 		return store.ApprovalNever, verdictDecline, nil
-	case t.mode == ApproveAuto:
+	case mode == ApproveAuto:
 		return store.ApprovalServerAuto, verdictRun, nil
 	}
 	var suspended *trust.Change
@@ -131,14 +136,14 @@ func (e *Engine) decide(t *turn, o *offeredTool, cs ChatSettings) (store.Approva
 		applies  bool
 		approval store.Approval
 	}{
-		{policyConversation, slices.Contains(doc.Conversations[convKey(t.conv)], ref), store.ApprovalConversation},
+		{policyConversation, slices.Contains(doc.Conversations[convKey(conv)], ref), store.ApprovalConversation},
 		{policyAlways, slices.Contains(doc.AlwaysAllow, ref), store.ApprovalAlways},
 		{policyServer, slices.Contains(doc.AutoServers, o.Server), store.ApprovalServerAuto},
 	} {
 		if !s.applies {
 			continue
 		}
-		change := e.check(t.ctx, doc, s.kind, t.conv, o)
+		change := e.check(ctx, doc, s.kind, conv, o)
 		if change == nil {
 			return s.approval, verdictRun, nil
 		}

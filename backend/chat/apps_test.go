@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -11,7 +12,9 @@ import (
 
 	"mcpdesk/backend/llm/llmtest"
 	"mcpdesk/backend/mcpconfig"
+	"mcpdesk/backend/mcppool"
 	"mcpdesk/backend/store"
+	"mcpdesk/backend/usererr"
 )
 
 // TestAppOnlyToolsAreNotOfferedToModels: a tool whose MCP Apps visibility
@@ -155,5 +158,81 @@ func TestAppsSDKWidgetStateReachesTheModel(t *testing.T) {
 	if n < 2 || req.Messages[n-2].Role != "user" ||
 		!strings.Contains(req.Messages[n-2].Content, "[Widget state of apps › show_board (call "+call.ID+")]\n{\"picked\":\"beta\"}") {
 		t.Fatalf("the request's last messages: %+v", req.Messages[max(0, n-2):])
+	}
+}
+
+// A view's call in a conversation goes through the chat's approval
+// policies: asked without one, run under "always", refused under "never";
+// in the Tools tab (no conversation) the user is always asked.
+func TestViewCallsFollowTheApprovalPolicies(t *testing.T) {
+	en := newEnv(t, envConfig{servers: []mcpconfig.Server{testServer("apps", "--apps")}})
+	en.waitTool("apps", "counter_add")
+	conv := en.newConv(nil)
+	svc := mcppool.NewService(en.pool, nil, mcppool.WithViewApprover(en.e))
+	page, err := svc.OpenView("apps", "ui://counter/view.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(id string, conversation int64, approved bool) error {
+		_, err := svc.CallToolFromView(mcppool.ViewToolCall{Token: page.Token, CallID: id, Tool: "counter_add",
+			Arguments: map[string]any{"count": 1}, ConversationID: conversation, UserApproved: approved})
+		return err
+	}
+	code := func(err error) usererr.Code {
+		var ue *usererr.Error
+		if errors.As(err, &ue) {
+			return ue.Code
+		}
+		return ""
+	}
+	if err := call("v1", conv.ID, false); code(err) != usererr.ViewNeedsApproval {
+		t.Fatalf("no policy, not approved: %v", err)
+	}
+	if err := call("v2", conv.ID, true); err != nil {
+		t.Fatalf("approved by the user: %v", err)
+	}
+	o, ok := en.e.viewTool("apps", "counter_add")
+	if !ok {
+		t.Fatal("counter_add not found")
+	}
+	ref := ToolRef{Server: "apps", Tool: "counter_add"}
+	if err := en.e.addPolicy(en.ctx, policyAlways, conv.ID, ref, o); err != nil {
+		t.Fatal(err)
+	}
+	if err := call("v3", conv.ID, false); err != nil {
+		t.Fatalf("under \"always\": %v", err)
+	}
+	if err := call("v4", 0, false); code(err) != usererr.ViewNeedsApproval {
+		t.Fatalf("the Tools tab ran a view's call without asking: %v", err)
+	}
+	if err := en.e.RevokePolicy(en.ctx, PolicyAlways, "apps", "counter_add"); err != nil {
+		t.Fatal(err)
+	}
+	if err := en.e.addPolicy(en.ctx, policyNever, conv.ID, ref, o); err != nil {
+		t.Fatal(err)
+	}
+	if err := call("v5", conv.ID, true); code(err) != usererr.ViewDeclinedByPolicy {
+		t.Fatalf("under \"never\", even approved: %v", err)
+	}
+	if err := en.e.RevokePolicy(en.ctx, PolicyNever, "apps", "counter_add"); err != nil {
+		t.Fatal(err)
+	}
+
+	// "Don't ask again in this conversation", from the view's dialog.
+	other := en.newConv(nil)
+	if err := en.e.AllowViewTool(en.ctx, conv.ID, "apps", "counter_add"); err != nil {
+		t.Fatal(err)
+	}
+	if err := call("v6", conv.ID, false); err != nil {
+		t.Fatalf("allowed for the conversation: %v", err)
+	}
+	if err := call("v7", other.ID, false); code(err) != usererr.ViewNeedsApproval {
+		t.Fatalf("allowed in another conversation: %v", err)
+	}
+	if err := en.e.AllowViewTool(en.ctx, conv.ID, "apps", "no_such_tool"); code(err) != usererr.ViewNoSuchTool {
+		t.Errorf("an unknown tool: %v", err)
+	}
+	if err := en.e.AllowViewTool(en.ctx, 999999, "apps", "counter_add"); err == nil {
+		t.Error("a policy for a conversation that does not exist")
 	}
 }

@@ -170,6 +170,13 @@ func (s *ChatService) SetViewContext(conversationID, messageID int64, callID, te
 	return s.e.SetViewContext(s.ctx, conversationID, messageID, callID, text)
 }
 
+// AllowViewTool lets a view's calls of tool on server run without asking
+// for the rest of the conversation (the "this conversation" policy, pinned
+// to the tool as it is now).
+func (s *ChatService) AllowViewTool(conversationID int64, server, tool string) error {
+	return s.e.AllowViewTool(s.ctx, conversationID, server, tool)
+}
+
 // SetWidgetState keeps an Apps SDK widget's state (window.openai.setWidgetState,
 // JSON; "" clears it) with its tool call: restored when the widget is shown
 // again and sent to the model on later turns.

@@ -231,7 +231,9 @@ func (c *Core) Bind(w Window) Bound {
 	if w.Desk != nil {
 		mcpOpts = append(mcpOpts, mcppool.WithElicitationDesk(w.Desk))
 	}
-	mcpOpts = append(mcpOpts, mcppool.WithSavedRequests(c.Store), mcppool.WithSettings(c.Store), mcppool.WithAudit(c.Ledger))
+	mcpOpts = append(mcpOpts, mcppool.WithSavedRequests(c.Store), mcppool.WithSettings(c.Store), mcppool.WithAudit(c.Ledger),
+		// A view's calls in a conversation go through the chat's approval policies.
+		mcppool.WithViewApprover(c.Engine))
 	setOpts := []settings.Option{settings.WithContext(ctx), settings.WithLogger(c.logger),
 		// A key stored earlier that reads keeps the keychain from being
 		// called unavailable when its self-test fails.

@@ -31,6 +31,8 @@ type MCPPool struct {
 	// settings keeps the server defaults (nil: they cannot be changed).
 	settings SettingStore
 	audit    ToolCallAuditor // nil: calls are not audited
+	// viewApprover applies the chat's policies to views' calls (nil: ask).
+	viewApprover ViewApprover
 	// importer previews and imports other clients' configs.
 	importer *importer.Importer
 	// runs are the sign-ins waiting in the browser (service_auth.go).

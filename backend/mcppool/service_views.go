@@ -101,12 +101,43 @@ type ViewToolCall struct {
 	CallID    string         `json:"callId"`
 	Tool      string         `json:"tool"`
 	Arguments map[string]any `json:"arguments"`
+	// ConversationID is the conversation the view is shown in (0: the
+	// Tools tab): its approval policies decide whether the user is asked.
+	ConversationID int64 `json:"conversationId"`
+	// UserApproved says the user allowed this call when asked.
+	UserApproved bool `json:"userApproved"`
+}
+
+// ViewVerdict is what the chat's approval policies say of a view's call.
+type ViewVerdict string
+
+// The verdicts.
+const (
+	ViewRun     ViewVerdict = "run"     // a policy lets it run without asking
+	ViewAsk     ViewVerdict = "ask"     // the user is asked
+	ViewDecline ViewVerdict = "decline" // a policy refuses it without asking
+)
+
+// ViewApprover applies the chat's approval policies to a view's call in a
+// conversation, as to the model's (chat.Engine).
+type ViewApprover interface {
+	ViewCallVerdict(ctx context.Context, conversationID int64, server, tool string) (store.Approval, ViewVerdict)
+}
+
+// WithViewApprover lets the chat's approval policies decide a view's calls
+// in a conversation; without it (and in the Tools tab) the user is asked.
+func WithViewApprover(a ViewApprover) ServiceOption {
+	return func(s *MCPPool) { s.viewApprover = a }
 }
 
 // CallToolFromView runs a view's tools/call on the view's own server, and
 // only a tool whose visibility includes "app"; anything else is refused
-// before it reaches the server. Every call, refused or run, goes to the
-// audit log with source "view".
+// before it reaches the server. In a conversation the chat's approval
+// policies decide, as for the model's calls: a "never" refuses it, an
+// allowing policy (or the read-only default) runs it, otherwise it needs
+// UserApproved — without, usererr.ViewNeedsApproval comes back and the UI
+// asks. Every call, refused or run, goes to the audit log with source
+// "view" and the approval that let it run.
 func (s *MCPPool) CallToolFromView(req ViewToolCall) (ToolCallOutcome, error) {
 	page, ok := s.pool.ViewPages().Get(req.Token)
 	if !ok {
@@ -114,13 +145,29 @@ func (s *MCPPool) CallToolFromView(req ViewToolCall) (ToolCallOutcome, error) {
 	}
 	call := ToolCallRequest{CallID: req.CallID, Server: page.Server, Tool: req.Tool, Arguments: req.Arguments}
 	if err := s.pool.viewMayCall(page.Server, req.Tool); err != nil {
-		s.auditView(call, nil, 0, err, store.AuditDeclined)
+		s.auditView(call, nil, 0, err, store.AuditDeclined, store.ApprovalUser)
 		s.pool.logViewBlocked(page.Server, "tools/call "+req.Tool, err.Error())
 		return ToolCallOutcome{}, err
 	}
 	ctx := s.pool.context()
+	approval, verdict := store.ApprovalUser, ViewAsk
+	if req.ConversationID != 0 && s.viewApprover != nil {
+		approval, verdict = s.viewApprover.ViewCallVerdict(ctx, req.ConversationID, page.Server, req.Tool)
+	}
+	params := usererr.Params{"server": page.Server, "tool": req.Tool}
+	switch {
+	case verdict == ViewDecline:
+		err := usererr.New(usererr.ViewDeclinedByPolicy, params)
+		s.auditView(call, nil, 0, err, store.AuditDeclined, approval)
+		s.pool.logViewBlocked(page.Server, "tools/call "+req.Tool, err.Error())
+		return ToolCallOutcome{}, err
+	case verdict != ViewRun && !req.UserApproved:
+		return ToolCallOutcome{}, usererr.New(usererr.ViewNeedsApproval, params)
+	case verdict != ViewRun:
+		approval = store.ApprovalUser
+	}
 	res, took, err := s.pool.CallToolTracked(ctx, call.CallID, call.Server, call.Tool, call.Arguments)
-	s.auditView(call, res, took, err, "")
+	s.auditView(call, res, took, err, "", approval)
 	if err == nil && res == nil {
 		err = errors.New("the server sent no result")
 	}
@@ -130,13 +177,14 @@ func (s *MCPPool) CallToolFromView(req ViewToolCall) (ToolCallOutcome, error) {
 	return ToolCallOutcome{Result: *res, DurationMs: float64(took.Microseconds()) / 1000}, nil
 }
 
-// auditView logs a view's call (status forces the status of a refused one).
-func (s *MCPPool) auditView(req ToolCallRequest, res *mcp.CallToolResult, took time.Duration, err error, status string) {
+// auditView logs a view's call (status forces the status of a refused one;
+// approval says who or which policy decided).
+func (s *MCPPool) auditView(req ToolCallRequest, res *mcp.CallToolResult, took time.Duration, err error, status string, approval store.Approval) {
 	if s.audit == nil {
 		return
 	}
 	e := auditEntry(req, res, took, err)
-	e.Source = store.AuditView
+	e.Source, e.Approval = store.AuditView, approval
 	if status != "" {
 		e.Status = status
 	}

@@ -71,7 +71,7 @@ func TestViewsOpenServeAndCallOnlyAppTools(t *testing.T) {
 	}
 
 	// A tool for views runs on the view's server.
-	out, err := svc.CallToolFromView(ViewToolCall{Token: page.Token, CallID: "v1", Tool: "counter_add", Arguments: map[string]any{"count": 41}})
+	out, err := svc.CallToolFromView(ViewToolCall{UserApproved: true, Token: page.Token, CallID: "v1", Tool: "counter_add", Arguments: map[string]any{"count": 41}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,10 +81,10 @@ func TestViewsOpenServeAndCallOnlyAppTools(t *testing.T) {
 	// A tool only for the model, a tool of another server, a gone view:
 	// refused before any server sees them.
 	var ue *usererr.Error
-	if _, err := svc.CallToolFromView(ViewToolCall{Token: page.Token, CallID: "v2", Tool: "model_only"}); !errors.As(err, &ue) || ue.Code != usererr.ViewToolNotForApp {
+	if _, err := svc.CallToolFromView(ViewToolCall{UserApproved: true, Token: page.Token, CallID: "v2", Tool: "model_only"}); !errors.As(err, &ue) || ue.Code != usererr.ViewToolNotForApp {
 		t.Errorf("model_only: %v", err)
 	}
-	if _, err := svc.CallToolFromView(ViewToolCall{Token: page.Token, CallID: "v3", Tool: "no_such_tool"}); !errors.As(err, &ue) || ue.Code != usererr.ViewNoSuchTool {
+	if _, err := svc.CallToolFromView(ViewToolCall{UserApproved: true, Token: page.Token, CallID: "v3", Tool: "no_such_tool"}); !errors.As(err, &ue) || ue.Code != usererr.ViewNoSuchTool {
 		t.Errorf("unknown tool: %v", err)
 	}
 
@@ -100,10 +100,10 @@ func TestViewsOpenServeAndCallOnlyAppTools(t *testing.T) {
 	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "openai:set_globals") {
 		t.Fatalf("the widget's page (%d) lacks window.openai", rec.Code)
 	}
-	if _, err := svc.CallToolFromView(ViewToolCall{Token: board.Token, CallID: "b1", Tool: "board_add", Arguments: map[string]any{"card": "x"}}); err != nil {
+	if _, err := svc.CallToolFromView(ViewToolCall{UserApproved: true, Token: board.Token, CallID: "b1", Tool: "board_add", Arguments: map[string]any{"card": "x"}}); err != nil {
 		t.Errorf("board_add from its widget: %v", err)
 	}
-	if _, err := svc.CallToolFromView(ViewToolCall{Token: board.Token, CallID: "b2", Tool: "show_board"}); !errors.As(err, &ue) || ue.Code != usererr.ViewToolNotForApp {
+	if _, err := svc.CallToolFromView(ViewToolCall{UserApproved: true, Token: board.Token, CallID: "b2", Tool: "show_board"}); !errors.As(err, &ue) || ue.Code != usererr.ViewToolNotForApp {
 		t.Errorf("show_board from its widget: %v", err)
 	}
 	svc.CloseView(board.Token)
@@ -113,7 +113,7 @@ func TestViewsOpenServeAndCallOnlyAppTools(t *testing.T) {
 	if err != nil || card.Kind != "mcp-ui" || !strings.Contains(card.CSP, "connect-src 'none'") {
 		t.Fatalf("card %+v (%v)", card, err)
 	}
-	if _, err := svc.CallToolFromView(ViewToolCall{Token: card.Token, CallID: "c1", Tool: "card_vote", Arguments: map[string]any{"choice": "yes"}}); err != nil {
+	if _, err := svc.CallToolFromView(ViewToolCall{UserApproved: true, Token: card.Token, CallID: "c1", Tool: "card_vote", Arguments: map[string]any{"choice": "yes"}}); err != nil {
 		t.Errorf("card_vote from the card: %v", err)
 	}
 	if _, err := svc.OpenEmbeddedView("nobody", EmbeddedUI{URI: "ui://card/1", MIMEType: "text/html", Text: "<p>"}); err == nil {
@@ -127,7 +127,7 @@ func TestViewsOpenServeAndCallOnlyAppTools(t *testing.T) {
 	svc.CloseView(card.Token)
 
 	svc.CloseView(page.Token)
-	if _, err := svc.CallToolFromView(ViewToolCall{Token: page.Token, CallID: "v4", Tool: "counter_add"}); !errors.As(err, &ue) || ue.Code != usererr.ViewGone {
+	if _, err := svc.CallToolFromView(ViewToolCall{UserApproved: true, Token: page.Token, CallID: "v4", Tool: "counter_add"}); !errors.As(err, &ue) || ue.Code != usererr.ViewGone {
 		t.Errorf("after CloseView: %v", err)
 	}
 	rec = httptest.NewRecorder()

@@ -28,6 +28,9 @@ const (
 	ViewGone          Code = "view.gone"
 	ViewNoSuchTool    Code = "view.noSuchTool"
 	ViewToolNotForApp Code = "view.toolNotForApp"
+	// The chat's approval policies answer a view's call in a conversation.
+	ViewNeedsApproval    Code = "view.needsApproval"
+	ViewDeclinedByPolicy Code = "view.declinedByPolicy"
 
 	// A chat turn the user starts (ChatService).
 	ChatBusy            Code = "chat.busy"
@@ -145,9 +148,11 @@ var registry = map[Code]string{
 	CallCancelled:        `call cancelled`,
 	CallNoLogging:        `server "{server}" does not send log messages`,
 
-	ViewGone:          `this view is no longer shown`,
-	ViewNoSuchTool:    `the view asked for tool "{tool}", which server "{server}" does not offer`,
-	ViewToolNotForApp: `the view asked for tool "{tool}" of server "{server}", which the server does not offer to views (its visibility lacks "app")`,
+	ViewGone:             `this view is no longer shown`,
+	ViewNoSuchTool:       `the view asked for tool "{tool}", which server "{server}" does not offer`,
+	ViewToolNotForApp:    `the view asked for tool "{tool}" of server "{server}", which the server does not offer to views (its visibility lacks "app")`,
+	ViewNeedsApproval:    `the view's call of "{tool}" on server "{server}" needs your approval`,
+	ViewDeclinedByPolicy: `your approval policy refuses "{tool}" of server "{server}" without asking (see Tool approvals in Settings)`,
 
 	ChatBusy:            `a reply is still running in this conversation; stop it or wait for it to finish`,
 	ChatNoModel:         `no model chosen and no default model; pick a model, or set a default in Settings → Providers`,

@@ -119,6 +119,22 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
       const ctx = msgs.at(-2);
       expect(msgs.at(-1)?.content === 'Tell me about the board' && ctx?.role === 'user' && String(ctx.content).includes('[Widget state of apps › show_board')
         && String(ctx.content).includes('{"picked":"beta"}'), `the third request ends with ${JSON.stringify(msgs.slice(-2))}`);
+
+      // A widget's tool call in chat goes through the conversation's
+      // approval policies: asked first (with "don't ask again"), then not.
+      await w.locator('#add').click();
+      await dialog.waitFor({ timeout: 5000 });
+      await page.getByTestId('confirm-option').check();
+      await page.getByTestId('confirm-ok').click();
+      await w.locator('#status').filter({ hasText: 'added: alpha, beta, gamma, new card' }).waitFor({ timeout: 10000 });
+      await w.locator('#pick').click();
+      await w.locator('#status').filter({ hasText: 'state saved' }).waitFor({ timeout: 5000 });
+      await w.locator('#add').click();
+      await w.locator('#status').filter({ hasText: 'added: alpha, beta, gamma, new card' }).waitFor({ timeout: 10000 });
+      expect(!(await dialog.isVisible()), 'asked again after "don\'t ask again"');
+      const audit = await page.evaluate(() => window.go.usage.UsageStats.Audit({ source: 'view', limit: 10 }));
+      const approvals = (audit.entries ?? []).filter((e) => e.tool === 'board_add').map((e) => e.approval).sort();
+      expect(JSON.stringify(approvals) === '["conversation","conversation"]', `audited approvals of board_add: ${JSON.stringify(approvals)}`);
       await page.screenshot({ path: join(shots, 'view-appsdk-in-chat.png') });
       expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
     } finally { await app.stop(); await fake.stop?.(); }

@@ -1867,6 +1867,8 @@ export namespace mcppool {
 	    callId: string;
 	    tool: string;
 	    arguments: Record<string, any>;
+	    conversationId: number;
+	    userApproved: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ViewToolCall(source);
@@ -1878,6 +1880,8 @@ export namespace mcppool {
 	        this.callId = source["callId"];
 	        this.tool = source["tool"];
 	        this.arguments = source["arguments"];
+	        this.conversationId = source["conversationId"];
+	        this.userApproved = source["userApproved"];
 	    }
 	}
 

@@ -84,6 +84,10 @@ export const selectVersion = (conversationId: number, userMessageId: number, ver
 export const setViewContext = (conversationId: number, messageId: number, callId: string, text: string): Promise<void> =>
   call(() => backend().chat.SetViewContext(conversationId, messageId, callId, text));
 
+/** allowViewTool lets views' calls of a tool run without asking for the rest of a conversation. */
+export const allowViewTool = (conversationId: number, server: string, tool: string): Promise<void> =>
+  call(() => backend().chat.AllowViewTool(conversationId, server, tool));
+
 /** setWidgetState keeps an Apps SDK widget's state (JSON; "" clears it) with its tool call. */
 export const setWidgetState = (conversationId: number, messageId: number, callId: string, state: string): Promise<void> =>
   call(() => backend().chat.SetWidgetState(conversationId, messageId, callId, state));

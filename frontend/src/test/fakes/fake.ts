@@ -772,6 +772,11 @@ export class FakeBackend implements Backend {
       this.#record('CallToolFromView', [req]);
       const server = this.#viewServers.get(req.token);
       if (!server) throw 'this view is no longer shown';
+      // As Go without stored policies: a call the user did not approve is sent back to ask.
+      if (!req.userApproved) {
+        const params = { server, tool: req.tool };
+        throw JSON.stringify({ code: 'view.needsApproval', params, message: `the view's call of "${req.tool}" on server "${server}" needs your approval` });
+      }
       return this.#callTool({ callId: req.callId, server, tool: req.tool, arguments: req.arguments }, this);
     },
     LogViewMessage: async (token, toView, payload) => {

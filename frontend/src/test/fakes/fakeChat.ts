@@ -616,6 +616,12 @@ export class FakeChat implements ChatServiceBackend {
     c.viewContext = text;
   };
 
+  // As Go: a "this conversation" policy for the tool (the fake keeps no policies for views).
+  AllowViewTool = async (conversationId: number, server: string, tool: string) => {
+    this.host.record('AllowViewTool', [conversationId, server, tool]);
+    this.#get(conversationId);
+  };
+
   // As Go (store.SetWidgetState): JSON of at most 16 KB, in its own conversation only.
   SetWidgetState = async (conversationId: number, messageId: number, callId: string, state: string) => {
     this.host.record('SetWidgetState', [conversationId, messageId, callId, state]);

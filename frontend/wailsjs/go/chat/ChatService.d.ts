@@ -3,6 +3,8 @@
 import {chat} from '../models';
 import {store} from '../models';
 
+export function AllowViewTool(arg1:number,arg2:string,arg3:string):Promise<void>;
+
 export function AnswerSampling(arg1:string,arg2:chat.SamplingAnswer):Promise<void>;
 
 export function Approve(arg1:string,arg2:chat.ApprovalDecision):Promise<void>;

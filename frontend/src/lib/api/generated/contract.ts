@@ -1969,6 +1969,13 @@ export interface ViewToolCall {
   callId: string;
   tool: string;
   arguments: Record<string, unknown>;
+  /**
+   * ConversationID is the conversation the view is shown in (0: the
+   * Tools tab): its approval policies decide whether the user is asked.
+   */
+  conversationId: number;
+  /** UserApproved says the user allowed this call when asked. */
+  userApproved: boolean;
 }
 
 /** EventMap maps each event the backend emits to its payload (events.Catalog). */
@@ -2139,8 +2146,12 @@ export interface MCPPool {
   /**
    * CallToolFromView runs a view's tools/call on the view's own server, and
    * only a tool whose visibility includes "app"; anything else is refused
-   * before it reaches the server. Every call, refused or run, goes to the
-   * audit log with source "view".
+   * before it reaches the server. In a conversation the chat's approval
+   * policies decide, as for the model's calls: a "never" refuses it, an
+   * allowing policy (or the read-only default) runs it, otherwise it needs
+   * UserApproved — without, usererr.ViewNeedsApproval comes back and the UI
+   * asks. Every call, refused or run, goes to the audit log with source
+   * "view" and the approval that let it run.
    */
   CallToolFromView(req: ViewToolCall): Promise<ToolCallOutcome>;
   /**
@@ -2570,6 +2581,12 @@ export function bindProviderManager(call: Call): ProviderManager {
 /** ChatService is the bound Go service chat.ChatService. */
 export interface ChatService {
   /**
+   * AllowViewTool lets a view's calls of tool on server run without asking
+   * for the rest of the conversation (the "this conversation" policy, pinned
+   * to the tool as it is now).
+   */
+  AllowViewTool(conversationID: number, server: string, tool: string): Promise<void>;
+  /**
    * AnswerSampling approves (optionally edited) or rejects a server's
    * sampling request.
    */
@@ -2667,6 +2684,7 @@ export interface ChatService {
 /** bindChatService binds ChatService to a way of calling Go. */
 export function bindChatService(call: Call): ChatService {
   return {
+    AllowViewTool: (conversationID, server, tool) => call('chat', 'ChatService', 'AllowViewTool', conversationID, server, tool),
     AnswerSampling: (id, a) => call('chat', 'ChatService', 'AnswerSampling', id, a),
     Approve: (id, d) => call('chat', 'ChatService', 'Approve', id, d),
     AvailableTools: (servers) => call('chat', 'ChatService', 'AvailableTools', servers),
