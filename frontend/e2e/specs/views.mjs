@@ -12,6 +12,8 @@ import { axeViolations } from '../axe.mjs';
 export default function ({ test, expect, startApp, openPage, colorScheme, waitConnected, fillField, testServer, shots, root, work, startFakeLLM, addFakeProvider }) {
   // The official MCP Apps example (ext-apps' basic-server-vanillajs, pinned in backend/mcppool/testdata/npm).
   const basic = join(root, 'backend/mcppool/testdata/npm/node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js');
+  const basicReact = join(root, 'backend/mcppool/testdata/npm/node_modules/@modelcontextprotocol/server-basic-react/dist/index.js');
+  const budget = join(root, 'backend/mcppool/testdata/npm/node_modules/@modelcontextprotocol/server-budget-allocator/dist/index.js');
   /** The view's own document: two frames down (the sandbox page, then the srcdoc frame). */
   const viewDoc = (page) => page.getByTestId('view-frame').contentFrame().locator('iframe').contentFrame();
   const rpc = (page) => page.evaluate(() => window.go.mcppool.MCPPool.RPCLog());
@@ -84,8 +86,11 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
       await body.and(view.locator('[data-theme="light"]')).waitFor({ timeout: 5000 });
 
       // The app's theme reaches the view (host-context-changed).
+      expect(['#fff', '#ffffff'].includes(await body.getAttribute('data-bg')), `light --color-background-primary: ${await body.getAttribute('data-bg')}`);
       await colorScheme(page, 'dark');
       await body.and(view.locator('[data-theme="dark"]')).waitFor({ timeout: 5000 });
+      // The app's look reaches it as the standard CSS variables.
+      await body.and(view.locator('[data-bg="#141417"]')).waitFor({ timeout: 5000 });
       await page.screenshot({ path: join(shots, 'view-counter-dark.png') });
 
       // Fullscreen on the view's request; the close button brings it back
@@ -206,11 +211,75 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
     } finally { await app.stop(); }
   });
 
+  test('views: the official React example (server-basic-react) renders, calls its tool after asking and sends a message', async () => {
+    const app = await startApp('views-react', { mcpServers: { react: { command: 'node', args: [basicReact, '--stdio'] } } });
+    try {
+      const { page, errors } = await openPage(app, { colorScheme: 'light' });
+      await waitConnected(page, app, 'react');
+      await page.getByTestId('nav-tools').click();
+      await page.getByTestId('tools-server-select').selectOption('react');
+      await page.getByTestId('tool-item-get-time').click();
+      await page.getByTestId('tool-run').click();
+      const view = viewDoc(page);
+      const time = view.locator('code').first();
+      await time.filter({ hasText: /^\d{4}-\d{2}-\d{2}T/ }).waitFor({ timeout: 20000 });
+      const first = await time.innerText();
+      // Get Server Time calls get-time through MCP Desk: asked, then run.
+      await view.getByRole('button', { name: 'Get Server Time' }).click();
+      await page.getByTestId('confirm-ok').click({ timeout: 5000 });
+      await page.waitForFunction(async () => (await window.go.mcppool.MCPPool.RPCLog()).some((e) => e.direction === 'view-in' && e.method === 'tools/call'), null, { timeout: 10000 });
+      await expectChange(() => time.innerText(), first);
+      await view.locator('textarea').fill('hello from the React view');
+      await view.getByRole('button', { name: 'Send Message' }).click();
+      await page.getByTestId('view-message').filter({ hasText: 'hello from the React view' }).waitFor({ timeout: 5000 });
+      await page.screenshot({ path: join(shots, 'view-basic-react.png') });
+      expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+    } finally { await app.stop(); }
+  });
+
+  test('views: the official budget allocator (server-budget-allocator) renders its result and reacts to its controls', async () => {
+    const app = await startApp('views-budget', { mcpServers: { budget: { command: 'node', args: [budget, '--stdio'] } } });
+    try {
+      const { page, errors } = await openPage(app, { colorScheme: 'light' });
+      await waitConnected(page, app, 'budget');
+      await page.getByTestId('nav-tools').click();
+      await page.getByTestId('tools-server-select').selectOption('budget');
+      await page.getByTestId('tool-item-get-budget-data').click();
+      await page.getByTestId('tool-run').click();
+      const view = viewDoc(page);
+      const sliders = view.locator('#sliders-container');
+      await sliders.filter({ hasText: 'Marketing' }).waitFor({ timeout: 20000 });
+      for (const name of ['Engineering', 'Operations', 'Sales']) {
+        expect((await sliders.innerText()).includes(name), `category ${name} is missing from the view`);
+      }
+      const stages = await view.locator('#stage-selector option').allInnerTexts();
+      expect(stages.some((s) => s.includes('Series A')), `stages: ${stages.join(', ')}`);
+      // Another budget: the amounts the view shows change.
+      const before = await sliders.innerText();
+      const options = await view.locator('#budget-selector option').evaluateAll((os) => os.map((o) => o.value));
+      await view.locator('#budget-selector').selectOption(options.at(-1));
+      await expectChange(() => sliders.innerText(), before);
+      await page.screenshot({ path: join(shots, 'view-budget-allocator.png') });
+      expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+    } finally { await app.stop(); }
+  });
+
+  /** expectChange waits until read() returns something other than before. */
+  async function expectChange(read, before, ms = 5000) {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      if ((await read()) !== before) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('the view did not change');
+  }
+
   test('views: in chat, the view of a called tool shows inline with its input and result, its context reaches the next turn, and its message becomes the next turn after consent', async () => {
     const fake = await startFakeLLM([
       { toolCalls: [{ name: 'apps__show_counter', arguments: { start: 3 } }] },
       { text: ['The counter shows 3.'] },
       { text: ['Noted: the counter is at 3.'] },
+      { text: Array.from({ length: 300 }, (_, i) => `Line ${i} of a long answer.\n\n`) },
     ]);
     const app = await startApp('views-chat', { mcpServers: { apps: { command: testServer, args: ['--apps'] } } });
     try {
@@ -253,6 +322,22 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
       await page.getByTestId('chat-conversation-open').first().click();
       await viewDoc(page).locator('#count').filter({ hasText: 'count 3' }).waitFor({ timeout: 15000 });
       await page.screenshot({ path: join(shots, 'view-in-chat.png') });
+
+      // Scrolled far away, the view is torn down — asked first
+      // (ui/resource-teardown, answered) — and comes back when scrolled to.
+      await page.getByTestId('composer-input').fill('Write a long answer');
+      await page.getByTestId('composer-send').click();
+      const long = page.locator('[data-testid="message-assistant"][data-status="complete"]').filter({ hasText: 'Line 299 of a long answer.' });
+      await long.waitFor({ timeout: 30000 });
+      await long.getByText('Line 299 of a long answer.').scrollIntoViewIfNeeded();
+      await page.locator('[data-testid="view-slot"][data-paused="true"]').waitFor({ timeout: 10000 });
+      const lane = (await rpc(page)).filter((e) => e.server === 'apps');
+      const teardown = lane.find((e) => e.direction === 'view-out' && e.method === 'ui/resource-teardown');
+      expect(teardown && lane.some((e) => e.direction === 'view-in' && e.kind === 'response' && e.id === teardown.id),
+        `no answered ui/resource-teardown: ${lane.map((e) => `${e.direction} ${e.method || e.kind} ${e.id}`).join(', ')}`);
+      await page.getByTestId('view-slot').scrollIntoViewIfNeeded();
+      await page.locator('[data-testid="view-slot"][data-paused="false"]').waitFor({ timeout: 10000 });
+      await viewDoc(page).locator('#count').filter({ hasText: 'count 3' }).waitFor({ timeout: 15000 });
       expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
     } finally { await app.stop(); await fake.stop?.(); }
   });

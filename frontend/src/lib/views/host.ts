@@ -23,6 +23,8 @@ export const DISPLAY_MODES: readonly DisplayMode[] = ['inline', 'fullscreen', 'p
 /** What the view is told about where it runs (McpUiHostContext). */
 export interface HostContext {
   theme?: 'light' | 'dark';
+  /** The app's look as the standard CSS variables. */
+  styles?: { variables?: Record<string, string> };
   locale?: string;
   timeZone?: string;
   displayMode?: DisplayMode;
