@@ -60,12 +60,15 @@ func EmbeddedView(server string, e Embedded) (View, error) {
 	if len(body) > MaxViewBytes {
 		return View{}, fmt.Errorf("the UI %s is larger than %d MB", e.URI, MaxViewBytes>>20)
 	}
-	mt, _, err := mime.ParseMediaType(e.MIMEType)
+	mt, params, err := mime.ParseMediaType(e.MIMEType)
 	if err != nil {
 		return View{}, fmt.Errorf("the UI %s has no valid type (%q)", e.URI, e.MIMEType)
 	}
 	v := View{Server: server, URI: e.URI}
 	switch {
+	case mt == "text/html" && params["profile"] == "mcp-app":
+		// MCP-UI 6 and later embed MCP Apps views: they speak MCP Apps.
+		v.Kind, v.HTML, v.Policy = KindApp, body, Build(nil)
 	case mt == "text/html":
 		v.Kind, v.HTML, v.Policy = KindUIHTML, body, Build(nil)
 	case mt == "text/uri-list":

@@ -17,6 +17,10 @@ func TestEmbeddedView(t *testing.T) {
 	if d := directives(html.Policy.Header); d["connect-src"] != "'none'" || d["frame-src"] != "'none'" {
 		t.Errorf("html policy %s", html.Policy.Header)
 	}
+	app, err := EmbeddedView("s", Embedded{URI: "ui://card/9", MIMEType: MIMEType, Text: "<p>app</p>"})
+	if err != nil || app.Kind != KindApp {
+		t.Errorf("an embedded MCP Apps view: %+v %v", app, err)
+	}
 	blob, err := EmbeddedView("s", Embedded{URI: "ui://card/2", MIMEType: "text/html", Blob: base64.StdEncoding.EncodeToString([]byte("<p>b</p>"))})
 	if err != nil || blob.HTML != "<p>b</p>" {
 		t.Errorf("blob: %+v %v", blob, err)

@@ -147,6 +147,15 @@ func addCards(s *server.MCPServer) {
 	s.AddTool(vote, func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultStructured(map[string]any{"votes": 1, "choice": req.GetString("choice", "")}, "voted"), nil
 	})
+	inline := mcp.NewTool("show_inline_counter",
+		mcp.WithDescription("Returns the counter view embedded in its result, as MCP-UI 6 and later do (an MCP Apps view)."),
+		mcp.WithReadOnlyHintAnnotation(true),
+	)
+	s.AddTool(inline, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r := mcp.NewToolResultStructured(map[string]any{"count": 7}, "count is 7")
+		r.Content = append(r.Content, mcp.NewEmbeddedResource(mcp.TextResourceContents{URI: "ui://inline/counter", MIMEType: appMIME, Text: counterView}))
+		return r, nil
+	})
 	page := mcp.NewTool("show_page",
 		mcp.WithDescription("Shows the page at url (an MCP-UI text/uri-list resource)."),
 		mcp.WithString("url", mcp.Required()),

@@ -80,6 +80,25 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
     } finally { await app.stop(); }
   });
 
+  test('mcp-ui: an MCP Apps view embedded in a result (MCP-UI 6 and later) speaks MCP Apps', async () => {
+    const app = await startApp('mcpui-app', { mcpServers: { apps: { command: testServer, args: ['--apps'] } } });
+    try {
+      const { page, errors } = await openPage(app);
+      await waitConnected(page, app, 'apps');
+      await page.getByTestId('nav-tools').click();
+      await page.getByTestId('tools-server-select').selectOption('apps');
+      await page.getByTestId('tool-item-show_inline_counter').click();
+      await page.getByTestId('tool-run').click();
+      const view = uiDoc(page);
+      await view.locator('#count').filter({ hasText: 'count 7' }).waitFor({ timeout: 15000 });
+      expect((await page.getByTestId('view').getAttribute('data-kind')) === 'mcp-app', 'not shown as an MCP Apps view');
+      await view.locator('#add').click();
+      await page.getByTestId('confirm-ok').click();
+      await view.locator('#count').filter({ hasText: 'count 8' }).waitFor({ timeout: 10000 });
+      expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+    } finally { await app.stop(); }
+  });
+
   test('mcp-ui: an external page is framed only after the user allows its host', async () => {
     const site = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CallToolResult } from '../api';
 import type { ViewHandlers } from './host';
-import { McpUiHost, firstURL, uiResourcesOf } from './mcpui';
+import { McpUiHost, firstURL, speaksMcpApps, uiResourcesOf } from './mcpui';
 
 function setup(over: Partial<ViewHandlers> = {}) {
   const sent: Record<string, unknown>[] = [];
@@ -44,6 +44,9 @@ describe('MCP-UI', () => {
     expect(firstURL(uiResourcesOf(result)[1])?.host).toBe('a.example');
     expect(firstURL({ uri: 'ui://p', mimeType: 'text/uri-list', text: '# c\njavascript:alert(1)\nhttps://b.example/' })).toBeNull();
     expect(uiResourcesOf(undefined)).toEqual([]);
+    expect(speaksMcpApps({ uri: 'ui://a', mimeType: 'text/html;profile=mcp-app' })).toBe(true);
+    expect(speaksMcpApps({ uri: 'ui://a', mimeType: 'text/html; profile="mcp-app"' })).toBe(true);
+    expect(speaksMcpApps({ uri: 'ui://a', mimeType: 'text/html' })).toBe(false);
   });
 
   it('sends render data once the frame is ready, and again when the theme changes', async () => {

@@ -39,6 +39,12 @@ export function uiResourcesOf(result: CallToolResult | undefined | null): UIReso
   return out;
 }
 
+/** speaksMcpApps: an embedded text/html;profile=mcp-app view (MCP-UI 6 and later) speaks MCP Apps, not MCP-UI's messages. */
+export function speaksMcpApps(r: UIResource): boolean {
+  const [type, ...params] = r.mimeType.toLowerCase().split(';').map((x) => x.trim());
+  return type === 'text/html' && params.some((p) => p.replace(/\s+/g, '').replace(/"/g, '') === 'profile=mcp-app');
+}
+
 /** firstURL is the first address of a text/uri-list resource when it is http(s) (as Go checks it again). */
 export function firstURL(r: UIResource): URL | null {
   let body = r.text ?? '';
