@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"mcpdesk/backend/events"
 	"mcpdesk/backend/llm/llmtest"
 	"mcpdesk/backend/mcpconfig"
 	"mcpdesk/backend/mcppool"
@@ -234,5 +235,37 @@ func TestViewCallsFollowTheApprovalPolicies(t *testing.T) {
 	}
 	if err := en.e.AllowViewTool(en.ctx, 999999, "apps", "counter_add"); err == nil {
 		t.Error("a policy for a conversation that does not exist")
+	}
+}
+
+// While the model writes the arguments of a call of a tool with a view,
+// they are shown as they arrive (chat:tool-input, status "streaming",
+// under the id the stored call then has); a tool without a view is not.
+func TestToolInputIsShownWhileTheModelWritesIt(t *testing.T) {
+	en := newEnv(t, envConfig{servers: []mcpconfig.Server{testServer("apps", "--apps")}})
+	en.waitTool("apps", "show_counter")
+	conv := en.newConv(nil)
+	call, _ := en.callTurn(conv.ID, "apps__show_counter", `{"start": 12345}`, &ApprovalDecision{Action: "run"})
+	var partial []store.ToolCall
+	for _, r := range en.rec.all() {
+		if r.name == events.ChatToolInput {
+			partial = append(partial, r.payload.(events.ChatToolInputPayload).Call)
+		}
+	}
+	if len(partial) == 0 {
+		t.Fatalf("no chat:tool-input while the call was written: %s", en.rec.dump())
+	}
+	for _, p := range partial {
+		if p.ID != call.ID || p.Status != store.ToolCallStreaming || p.Server != "apps" || p.Tool != "show_counter" ||
+			p.ViewURI != "ui://counter/view.html" || !strings.HasPrefix(`{"start": 12345}`, p.Arguments) {
+			t.Errorf("partial call %+v; the stored call is %s", p, call.ID)
+		}
+	}
+	before := len(en.rec.all())
+	en.callTurn(conv.ID, "apps__echo", `{"message":"hi"}`, &ApprovalDecision{Action: "run"})
+	for _, r := range en.rec.all()[before:] {
+		if r.name == events.ChatToolInput {
+			t.Errorf("a tool without a view was shown while written: %+v", r.payload)
+		}
 	}
 }

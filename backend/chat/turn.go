@@ -196,6 +196,7 @@ func (e *Engine) callModel(t *turn, conv store.Conversation, step, maxSteps int,
 	co := newCoalescer(e.emit, t, msg.ID, e.opts.FlushInterval)
 	var text, reasoning strings.Builder
 	lastSave := time.Now()
+	writing := map[int]*partialCall{}
 	onDelta := func(d llm.Delta) {
 		switch d.Kind {
 		case llm.DeltaText:
@@ -204,6 +205,9 @@ func (e *Engine) callModel(t *turn, conv store.Conversation, step, maxSteps int,
 		case llm.DeltaReasoning:
 			reasoning.WriteString(d.Text)
 			co.add("", d.Text)
+		case llm.DeltaToolCall:
+			e.partialCall(t, msg.ID, writing, d, off)
+			return
 		default:
 			return
 		}
@@ -311,7 +315,7 @@ func prepareCalls(msgID int64, calls []llm.ToolCall, off offer) []store.ToolCall
 	for i, c := range calls {
 		id := c.ID
 		if id == "" || seen[id] {
-			id = fmt.Sprintf("call_%d_%d", msgID, i)
+			id = callID(msgID, i)
 		}
 		seen[id] = true
 		tc := store.ToolCall{ID: id, Name: c.Name, Arguments: c.Arguments, Status: store.ToolCallPending}
@@ -384,4 +388,49 @@ func (e *Engine) closeReply(t *turn, msgID int64, calls []store.ToolCall) {
 func usageOf(u llm.Usage) store.TokenUsage {
 	return store.TokenUsage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
 		CachedTokens: u.CachedTokens, ReasoningTokens: u.ReasoningTokens}
+}
+
+// callID names the i-th call of message msgID when the model gave it no id.
+func callID(msgID int64, i int) string { return fmt.Sprintf("call_%d_%d", msgID, i) }
+
+// toolInputEvery is how often a call being written is shown again.
+const toolInputEvery = 100 * time.Millisecond
+
+// partialCall is a tool call the model is still writing.
+type partialCall struct {
+	id, name string
+	args     strings.Builder
+	last     time.Time
+}
+
+// partialCall follows the calls the model is writing; for a tool with a
+// view it emits the arguments so far (chat:tool-input, at most every
+// toolInputEvery), so the view can show them while they arrive (MCP Apps
+// tool-input-partial). The call as stored follows with the message, under
+// the same id (prepareCalls).
+func (e *Engine) partialCall(t *turn, msgID int64, writing map[int]*partialCall, d llm.Delta, off offer) {
+	p := writing[d.Index]
+	if p == nil {
+		p = &partialCall{}
+		writing[d.Index] = p
+	}
+	if d.ID != "" {
+		p.id = d.ID
+	}
+	if d.Name != "" {
+		p.name = d.Name
+	}
+	p.args.WriteString(d.Text)
+	o, ok := off.byName[p.name]
+	if !ok || o.viewURI == "" || time.Since(p.last) < toolInputEvery {
+		return
+	}
+	p.last = time.Now()
+	id := p.id
+	if id == "" {
+		id = callID(msgID, d.Index)
+	}
+	e.emit.Emit(events.ChatToolInput, events.ChatToolInputPayload{ConversationID: t.conv, TurnID: t.id, MessageID: msgID,
+		Call: store.ToolCall{ID: id, Name: p.name, Arguments: p.args.String(), Status: store.ToolCallStreaming,
+			Server: o.Server, Tool: o.Tool, ViewURI: o.viewURI}})
 }

@@ -34,6 +34,7 @@ var Catalog = []Entry{
 	{SignInStep, SignInStepPayload{}},
 	{ChatMessage, ChatMessagePayload{}},
 	{ChatDelta, ChatDeltaPayload{}},
+	{ChatToolInput, ChatToolInputPayload{}},
 	{ChatToolCall, ChatToolCallPayload{}},
 	{ChatApproval, ChatApprovalPayload{}},
 	{ChatApprovalDone, ChatApprovalDonePayload{}},

@@ -25,6 +25,11 @@ const (
 	// ChatToolCall carries a ChatToolCallPayload whenever a tool call of an
 	// assistant message changes: its status, its result, its progress.
 	ChatToolCall Name = "chat:tool-call"
+	// ChatToolInput carries a ChatToolInputPayload while the model is still
+	// writing the arguments of a call of a tool with a view (MCP Apps
+	// tool-input-partial, issue 15); the call as stored follows with the
+	// message, under the same id.
+	ChatToolInput Name = "chat:tool-input"
 	// ChatApproval carries a ChatApprovalPayload: a tool call waits for the
 	// user (SPEC D4). ChatService.Approve answers it.
 	ChatApproval Name = "chat:approval"
@@ -68,6 +73,15 @@ type ChatDeltaPayload struct {
 	// shown apart. Either may be empty.
 	Text      string `json:"text,omitempty"`
 	Reasoning string `json:"reasoning,omitempty"`
+}
+
+// ChatToolInputPayload is a tool call being written: Call.Status is
+// "streaming" and Call.Arguments the JSON written so far (incomplete).
+type ChatToolInputPayload struct {
+	ConversationID int64          `json:"conversationId"`
+	TurnID         string         `json:"turnId"`
+	MessageID      int64          `json:"messageId"`
+	Call           store.ToolCall `json:"call"`
 }
 
 // ChatToolCallPayload is the state of one tool call.

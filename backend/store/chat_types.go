@@ -112,6 +112,9 @@ type ToolCallStatus string
 
 // The tool call statuses, in the order a call passes through them.
 const (
+	// ToolCallStreaming: the model is still writing the arguments; only
+	// in chat:tool-input events, never stored.
+	ToolCallStreaming ToolCallStatus = "streaming"
 	ToolCallPending   ToolCallStatus = "pending" // waiting for approval
 	ToolCallApproved  ToolCallStatus = "approved"
 	ToolCallDeclined  ToolCallStatus = "declined"

@@ -276,7 +276,8 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
 
   test('views: in chat, the view of a called tool shows inline with its input and result, its context reaches the next turn, and its message becomes the next turn after consent', async () => {
     const fake = await startFakeLLM([
-      { toolCalls: [{ name: 'apps__show_counter', arguments: { start: 3 } }] },
+      // The arguments arrive in pieces, slowly: the view shows them as they come.
+      { toolCalls: [{ name: 'apps__show_counter', arguments: { start: 3 }, fragments: 6 }], delayMs: 300 },
       { text: ['The counter shows 3.'] },
       { text: ['Noted: the counter is at 3.'] },
       { text: Array.from({ length: 300 }, (_, i) => `Line ${i} of a long answer.\n\n`) },
@@ -295,6 +296,13 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
       const chatView = viewDoc(page);
       await chatView.locator('#count').filter({ hasText: 'count 3' }).waitFor({ timeout: 15000 });
       expect((await chatView.locator('body').getAttribute('data-input')) === '{"start":3}', 'the chat view did not get the input');
+      // While the model wrote the arguments the view got them in part
+      // (tool-input-partial), and then whole, once.
+      expect(Number(await chatView.locator('body').getAttribute('data-partials')) >= 1, 'no tool-input-partial reached the view');
+      const out = (await rpc(page)).filter((e) => e.server === 'apps' && e.direction === 'view-out').map((e) => e.method);
+      const firstPartial = out.indexOf('ui/notifications/tool-input-partial');
+      expect(firstPartial >= 0 && firstPartial < out.indexOf('ui/notifications/tool-input') && out.filter((m) => m === 'ui/notifications/tool-input').length === 1,
+        `the view lane: ${out.join(', ')}`);
 
       // ui/update-model-context: kept with the call, sent on the next turn.
       await chatView.locator('#remember').click();

@@ -321,6 +321,13 @@ export class ChatStore {
           this.flush();
         });
       }),
+      on('chat:tool-input', (p) => {
+        // A call being written, shown until the message brings it whole.
+        if (p.conversationId !== this.#current?.id) return;
+        const m = this.#find(p.messageId);
+        const have = m?.toolCalls.find((c) => c.id === p.call.id);
+        if (m && (!have || have.status === 'streaming')) this.#applyCall(p.messageId, p.call);
+      }),
       on('chat:tool-call', (p) => {
         this.turns.toolCall(p.call, p.progress);
         if (p.conversationId !== this.#current?.id) return;
@@ -708,6 +715,8 @@ export class ChatStore {
       for (const c of m.toolCalls) {
         if (c.status === 'pending' || c.status === 'approved' || c.status === 'running') c.status = 'cancelled';
       }
+      // A call still being written when the turn ended never became one.
+      m.toolCalls = m.toolCalls.filter((c) => c.status !== 'streaming');
     }
   }
 }

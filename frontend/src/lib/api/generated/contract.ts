@@ -296,6 +296,17 @@ export interface ChatToolCallPayload {
   progress?: ProgressPayload;
 }
 
+/**
+ * ChatToolInputPayload is a tool call being written: Call.Status is
+ * "streaming" and Call.Arguments the JSON written so far (incomplete).
+ */
+export interface ChatToolInputPayload {
+  conversationId: number;
+  turnId: string;
+  messageId: number;
+  call: ToolCall;
+}
+
 /** ChatUsagePayload is the token usage of one model call. */
 export interface ChatUsagePayload {
   conversationId: number;
@@ -1679,7 +1690,7 @@ export interface ToolCallRequest {
 }
 
 /** ToolCallStatus is the state of one tool call. */
-export type ToolCallStatus = 'pending' | 'approved' | 'declined' | 'running' | 'done' | 'error' | 'cancelled';
+export type ToolCallStatus = 'streaming' | 'pending' | 'approved' | 'declined' | 'running' | 'done' | 'error' | 'cancelled';
 
 /** ToolChange is how a tool's definition changed. */
 export interface ToolChange {
@@ -2039,6 +2050,13 @@ export interface EventMap {
    */
   'chat:delta': ChatDeltaPayload;
   /**
+   * ChatToolInput carries a ChatToolInputPayload while the model is still
+   * writing the arguments of a call of a tool with a view (MCP Apps
+   * tool-input-partial, issue 15); the call as stored follows with the
+   * message, under the same id.
+   */
+  'chat:tool-input': ChatToolInputPayload;
+  /**
    * ChatToolCall carries a ChatToolCallPayload whenever a tool call of an
    * assistant message changes: its status, its result, its progress.
    */
@@ -2112,6 +2130,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'mcp:sign-in-step',
   'chat:message',
   'chat:delta',
+  'chat:tool-input',
   'chat:tool-call',
   'chat:approval',
   'chat:approval-done',
