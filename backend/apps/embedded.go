@@ -7,6 +7,8 @@ import (
 	"mime"
 	"net/url"
 	"strings"
+
+	"mcpdesk/backend/usererr"
 )
 
 // MCP-UI (issue 15): a tool's result may embed ui:// resources of its own
@@ -27,8 +29,9 @@ const (
 // framework parameter), which MCP Desk does not render.
 const RemoteDOMType = "application/vnd.mcp-ui.remote-dom"
 
-// ErrRemoteDOM is returned for a remote-DOM resource.
-var ErrRemoteDOM = errors.New("remote-DOM UI (application/vnd.mcp-ui.remote-dom) is not rendered by MCP Desk yet")
+// ErrRemoteDOM is returned for a remote-DOM resource (MCP-UI's own SDKs
+// dropped remote DOM for MCP Apps views in version 6).
+var ErrRemoteDOM = usererr.New(usererr.ViewRemoteDOM, nil)
 
 // Embedded is a ui:// resource embedded in a tool's result (its text, or
 // its base64 blob).

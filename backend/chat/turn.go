@@ -248,6 +248,10 @@ func (e *Engine) callModel(t *turn, conv store.Conversation, step, maxSteps int,
 	route := routes[cur]
 	msg.Model = modelLabel(route)
 	msg.Content, msg.Reasoning = res.Content, res.Reasoning
+	// What was shown is what is kept: when the stream is cut, the result
+	// can lag the deltas already sent to the window by a chunk.
+	msg.Content = longerOf(msg.Content, text.String())
+	msg.Reasoning = longerOf(msg.Reasoning, reasoning.String())
 	if u := res.Usage; u != (llm.Usage{}) {
 		tu := usageOf(u)
 		msg.Usage = &tu
@@ -433,4 +437,13 @@ func (e *Engine) partialCall(t *turn, msgID int64, writing map[int]*partialCall,
 	e.emit.Emit(events.ChatToolInput, events.ChatToolInputPayload{ConversationID: t.conv, TurnID: t.id, MessageID: msgID,
 		Call: store.ToolCall{ID: id, Name: p.name, Arguments: p.args.String(), Status: store.ToolCallStreaming,
 			Server: o.Server, Tool: o.Tool, ViewURI: o.viewURI}})
+}
+
+// longerOf returns shown when it continues kept (the deltas went further
+// than the result), else kept.
+func longerOf(kept, shown string) string {
+	if len(shown) > len(kept) && strings.HasPrefix(shown, kept) {
+		return shown
+	}
+	return kept
 }

@@ -137,3 +137,17 @@ func TestSamplingContent(t *testing.T) {
 		t.Errorf("%q %v", text, imgs)
 	}
 }
+
+// What was shown is kept: the deltas win only when they continue the result.
+func TestLongerOf(t *testing.T) {
+	for _, c := range []struct{ kept, shown, want string }{
+		{"Hello", "Hello, world", "Hello, world"},
+		{"Hello, world", "Hello", "Hello, world"},
+		{"Hello", "Help", "Hello"},
+		{"", "partial", "partial"},
+	} {
+		if got := longerOf(c.kept, c.shown); got != c.want {
+			t.Errorf("longerOf(%q, %q) = %q, want %q", c.kept, c.shown, got, c.want)
+		}
+	}
+}

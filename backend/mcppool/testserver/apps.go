@@ -156,6 +156,17 @@ func addCards(s *server.MCPServer) {
 		r.Content = append(r.Content, mcp.NewEmbeddedResource(mcp.TextResourceContents{URI: "ui://inline/counter", MIMEType: appMIME, Text: counterView}))
 		return r, nil
 	})
+	dom := mcp.NewTool("show_remote_dom",
+		mcp.WithDescription("Returns an MCP-UI remote-DOM script (which MCP Desk does not render)."),
+		mcp.WithReadOnlyHintAnnotation(true),
+	)
+	s.AddTool(dom, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r := mcp.NewToolResultText("a remote-DOM card")
+		r.Content = append(r.Content, mcp.NewEmbeddedResource(mcp.TextResourceContents{URI: "ui://dom/1",
+			MIMEType: "application/vnd.mcp-ui.remote-dom+javascript; framework=react",
+			Text:     "const b = document.createElement('ui-button'); b.setAttribute('label', 'Hi'); root.appendChild(b);"}))
+		return r, nil
+	})
 	page := mcp.NewTool("show_page",
 		mcp.WithDescription("Shows the page at url (an MCP-UI text/uri-list resource)."),
 		mcp.WithString("url", mcp.Required()),

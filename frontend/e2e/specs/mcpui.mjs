@@ -99,6 +99,23 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
     } finally { await app.stop(); }
   });
 
+  test('mcp-ui: a remote-DOM resource is not run, and the result says why', async () => {
+    const app = await startApp('mcpui-dom', { mcpServers: { apps: { command: testServer, args: ['--apps'] } } });
+    try {
+      const { page, errors } = await openPage(app);
+      await waitConnected(page, app, 'apps');
+      await page.getByTestId('nav-tools').click();
+      await page.getByTestId('tools-server-select').selectOption('apps');
+      await page.getByTestId('tool-item-show_remote_dom').click();
+      await page.getByTestId('tool-run').click();
+      const problem = page.getByTestId('view-error');
+      await problem.waitFor({ timeout: 15000 });
+      expect((await problem.innerText()).includes('Remote-DOM UI (application/vnd.mcp-ui.remote-dom) is not rendered'), `the message: ${await problem.innerText()}`);
+      expect(await page.getByTestId('view-frame').count() === 0, 'a remote-DOM resource was framed');
+      expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+    } finally { await app.stop(); }
+  });
+
   test('mcp-ui: an external page is framed only after the user allows its host', async () => {
     const site = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });

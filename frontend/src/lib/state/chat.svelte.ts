@@ -311,6 +311,10 @@ export class ChatStore {
       }),
       on('chat:delta', (p) => {
         if (p.conversationId !== this.#current?.id) return;
+        // A message already stored whole holds every delta: one delivered
+        // after it (events can cross on the way) would add its text twice.
+        const known = this.#find(p.messageId);
+        if (known && known.status !== 'streaming') return;
         const b = this.#buffer.get(p.messageId);
         if (b) {
           b.text += p.text ?? '';

@@ -619,5 +619,9 @@ describe('Chat store', () => {
     expect(r.stores.chat.messages.map((m) => m.content)).toEqual(['Hello']);
     r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: chatMessage({ id: 9, seq: 1, conversationId: 5, role: 'assistant', content: 'Hello!' }) });
     expect(r.stores.chat.messages.map((m) => [m.content, m.status])).toEqual([['Hello!', 'complete']]);
+    // A delta delivered after the whole message is already in it.
+    r.fake.emit('chat:delta', { conversationId: 5, turnId: 't', messageId: 9, text: '!' });
+    r.stores.chat.flush();
+    expect(r.stores.chat.messages.map((m) => m.content)).toEqual(['Hello!']);
   });
 });
