@@ -70,14 +70,7 @@ func TestCallOfAToolWithAViewKeepsItsURI(t *testing.T) {
 	// next turn, as the view's and not the user's, before the message being
 	// answered; the latest replaces what it gave before; a turn's later
 	// update of the call keeps it.
-	var msgID int64
-	for _, m := range en.messages(conv.ID) {
-		for _, c := range m.ToolCalls {
-			if c.ID == call.ID {
-				msgID = m.ID
-			}
-		}
-	}
+	msgID := en.messageOf(conv.ID, call.ID)
 	if err := en.e.SetViewContext(en.ctx, conv.ID, msgID, call.ID, "first"); err != nil {
 		t.Fatal(err)
 	}
@@ -135,14 +128,7 @@ func TestAppsSDKWidgetStateReachesTheModel(t *testing.T) {
 			t.Fatal("the widget-only board_add was offered to the model")
 		}
 	}
-	var msgID int64
-	for _, m := range en.messages(conv.ID) {
-		for _, c := range m.ToolCalls {
-			if c.ID == call.ID {
-				msgID = m.ID
-			}
-		}
-	}
+	msgID := en.messageOf(conv.ID, call.ID)
 	if err := en.e.SetWidgetState(en.ctx, conv.ID, msgID, call.ID, `{"picked":"beta"}`); err != nil {
 		t.Fatal(err)
 	}
@@ -268,4 +254,17 @@ func TestToolInputIsShownWhileTheModelWritesIt(t *testing.T) {
 			t.Errorf("a tool without a view was shown while written: %+v", r.payload)
 		}
 	}
+}
+
+// messageOf is the id of the message of conversation conv that holds tool
+// call callID (0: none).
+func (en *env) messageOf(conv int64, callID string) int64 {
+	for _, m := range en.messages(conv) {
+		for _, c := range m.ToolCalls {
+			if c.ID == callID {
+				return m.ID
+			}
+		}
+	}
+	return 0
 }

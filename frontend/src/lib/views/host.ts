@@ -105,6 +105,28 @@ export function isWebURL(raw: unknown): raw is string {
   }
 }
 
+/**
+ * admit returns the data of a message event when it comes from the view's
+ * own window, is JSON and is at most MAX_VIEW_MESSAGE long; undefined
+ * otherwise (a message too large or not JSON is reported as blocked).
+ */
+export function admit(ev: MessageEvent, o: ViewHostOptions, who: string): unknown {
+  const target = o.target();
+  if (!target || ev.source !== target) return undefined;
+  let size = 0;
+  try {
+    size = JSON.stringify(ev.data)?.length ?? 0;
+  } catch {
+    o.handlers.blocked('message', `the ${who} sent a message that is not JSON`);
+    return undefined;
+  }
+  if (size > MAX_VIEW_MESSAGE) {
+    o.handlers.blocked('message', `the ${who} sent a message of ${size} bytes (the limit is ${MAX_VIEW_MESSAGE})`);
+    return undefined;
+  }
+  return ev.data;
+}
+
 function contentOf(v: unknown): ContentBlock[] | null {
   if (!Array.isArray(v)) return null;
   return v.every((b) => isObject(b) && typeof b.type === 'string') ? (v as ContentBlock[]) : null;
@@ -142,20 +164,8 @@ export class ViewHost {
 
   onMessage(ev: MessageEvent): void {
     if (this.#closed) return;
-    const target = this.#o.target();
-    if (!target || ev.source !== target) return;
-    const msg = ev.data;
-    let size = 0;
-    try {
-      size = JSON.stringify(msg)?.length ?? 0;
-    } catch {
-      this.#o.handlers.blocked('message', 'the view sent a message that is not JSON');
-      return;
-    }
-    if (size > MAX_VIEW_MESSAGE) {
-      this.#o.handlers.blocked('message', `the view sent a message of ${size} bytes (the limit is ${MAX_VIEW_MESSAGE})`);
-      return;
-    }
+    const msg = admit(ev, this.#o, 'view');
+    if (msg === undefined) return;
     if (!isObject(msg) || msg.jsonrpc !== '2.0') {
       this.#o.handlers.blocked('message', 'the view sent a message that is not JSON-RPC 2.0');
       return;

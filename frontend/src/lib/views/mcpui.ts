@@ -8,7 +8,7 @@
 // notify → the logger. Everything from the frame is hostile and checked.
 
 import type { CallToolResult } from '../api';
-import { MAX_VIEW_MESSAGE, isWebURL, type ContentBlock, type HostContext, type ViewHostOptions } from './host';
+import { admit, isWebURL, type ContentBlock, type HostContext, type ViewHostOptions } from './host';
 
 /** A ui:// resource in a tool's result that MCP-UI renders. */
 export interface UIResource {
@@ -93,21 +93,9 @@ export class McpUiHost {
 
   onMessage(ev: MessageEvent): void {
     if (this.#closed) return;
-    const target = this.#o.target();
-    if (!target || ev.source !== target) return;
     const h = this.#o.handlers;
-    const msg = ev.data;
-    let size = 0;
-    try {
-      size = JSON.stringify(msg)?.length ?? 0;
-    } catch {
-      h.blocked('message', 'the UI sent a message that is not JSON');
-      return;
-    }
-    if (size > MAX_VIEW_MESSAGE) {
-      h.blocked('message', `the UI sent a message of ${size} bytes (the limit is ${MAX_VIEW_MESSAGE})`);
-      return;
-    }
+    const msg = admit(ev, this.#o, 'UI');
+    if (msg === undefined) return;
     if (!isObject(msg) || typeof msg.type !== 'string') {
       h.blocked('message', 'the UI sent a message that is not an MCP-UI action');
       return;

@@ -608,12 +608,7 @@ export class FakeChat implements ChatServiceBackend {
   // As Go (store.SetViewContext): the call's view context, in its own conversation only.
   SetViewContext = async (conversationId: number, messageId: number, callId: string, text: string) => {
     this.host.record('SetViewContext', [conversationId, messageId, callId, text]);
-    const s = this.#get(conversationId);
-    const m = s.messages.find((x) => x.id === messageId);
-    if (!m) throw `message ${messageId}: not found`;
-    const c = m.toolCalls?.find((x) => x.id === callId);
-    if (!c) throw `tool call "${callId}" in message ${messageId}: not found`;
-    c.viewContext = text;
+    this.#toolCall(conversationId, messageId, callId).viewContext = text;
   };
 
   // As Go: a "this conversation" policy for the tool (the fake keeps no policies for views).
@@ -634,13 +629,17 @@ export class FakeChat implements ChatServiceBackend {
       }
       if (!ok) throw 'the widget state is not JSON of at most 16 KB';
     }
-    const s = this.#get(conversationId);
-    const m = s.messages.find((x) => x.id === messageId);
+    this.#toolCall(conversationId, messageId, callId).widgetState = state;
+  };
+
+  // As Go (store.editViewCall): a tool call of a message of the conversation.
+  #toolCall(conversationId: number, messageId: number, callId: string) {
+    const m = this.#get(conversationId).messages.find((x) => x.id === messageId);
     if (!m) throw `message ${messageId}: not found`;
     const c = m.toolCalls?.find((x) => x.id === callId);
     if (!c) throw `tool call "${callId}" in message ${messageId}: not found`;
-    c.widgetState = state;
-  };
+    return c;
+  }
 
   #reveal(s: Stored, messageId: number): void {
     if (s.messages.some((m) => m.id === messageId)) return;
