@@ -72,7 +72,8 @@ const frameCheckKey = "mcpdesk-frame-check"
 // (its sandbox page, the relay, the about:srcdoc frame) and lets it try to
 // reach the Go bindings through WebKit's bridge — from its own frame, from
 // an about:blank frame it makes, through the relay page and the top page —
-// and to read the app's DOM and storage. It reports what each attempt did;
+// and to read the app's DOM and storage (its own storage is an in-memory
+// one of its own: it reaches for the app's through the top window). It reports what each attempt did;
 // then Go reports whether the UI state it tried to write was written.
 // The window check fails unless the attempts were made and none landed.
 func (a *App) checkFrames(ctx context.Context) {
@@ -133,7 +134,7 @@ r.blank = post(blank.contentWindow, 'blank');
 r.relay = post(parent, 'relay');
 r.top = post(top, 'top');
 try { r.appDom = String(top.document.title); } catch (e) { r.appDom = 'threw ' + e.name; }
-try { localStorage.setItem('x', '1'); r.storage = 'written'; } catch (e) { r.storage = 'threw ' + e.name; }
+try { top.localStorage.setItem('x', '1'); r.storage = 'written'; } catch (e) { r.storage = 'threw ' + e.name; }
 try { document.cookie = 'a=1'; r.cookie = document.cookie ? 'set' : 'none'; } catch (e) { r.cookie = 'threw ' + e.name; }
 try { r.go = typeof window.go + '/' + typeof top.go; } catch (e) { r.go = typeof window.go + '/threw ' + e.name; }
 parent.postMessage(r, '*');

@@ -199,14 +199,22 @@ const relayScript = `(() => {
 //go:embed openai.js
 var openAIScript string
 
+// storageScript gives a view Web Storage of its own, in memory: on its
+// opaque origin the browser's throws, and views that touch it at load
+// would fail. It is the view's alone; the app's storage is another origin's.
+//
+//go:embed storage.js
+var storageScript string
+
 var doctype = regexp.MustCompile(`(?is)^\s*<!doctype[^>]*>`)
 
 // withMeta puts csp in a <meta http-equiv> at the very start of the
-// document (after its doctype, so the view keeps its rendering mode), and
-// for an Apps SDK widget the window.openai script right after it, so it
-// runs before any of the widget's own.
+// document (after its doctype, so the view keeps its rendering mode), then
+// the in-memory storage script, and for an Apps SDK widget the
+// window.openai script, so they run before any of the view's own.
 func withMeta(doc, csp, kind string) string {
-	meta := `<meta http-equiv="Content-Security-Policy" content="` + html.EscapeString(csp) + `">`
+	meta := `<meta http-equiv="Content-Security-Policy" content="` + html.EscapeString(csp) + `">` +
+		"<script>" + storageScript + "</script>"
 	if kind == KindSkybridge {
 		meta += "<script>" + openAIScript + "</script>"
 	}

@@ -66,7 +66,7 @@ func TestPageIsServedSandboxedUnderItsOwnPolicy(t *testing.T) {
 	if err := json.Unmarshal([]byte(m[1]), &data); err != nil {
 		t.Fatal(err)
 	}
-	wantHTML := `<!DOCTYPE html><meta http-equiv="Content-Security-Policy" content="` + strings.ReplaceAll(p.CSP, "'", "&#39;") + `"><html><head><script>parent.pwned=1</script>`
+	wantHTML := `<!DOCTYPE html><meta http-equiv="Content-Security-Policy" content="` + strings.ReplaceAll(p.CSP, "'", "&#39;") + `"><script>` + storageScript + `</script><html><head><script>parent.pwned=1</script>`
 	if !strings.HasPrefix(data.HTML, wantHTML) || !strings.HasSuffix(data.HTML, hostileHTML[len("<!DOCTYPE html>"):]) {
 		t.Errorf("view HTML as framed:\n%s\nwant prefix:\n%s", data.HTML, wantHTML)
 	}
@@ -104,7 +104,7 @@ func TestWithoutSelfAndMeta(t *testing.T) {
 	if got != want {
 		t.Errorf("withoutSelf = %q, want %q", got, want)
 	}
-	if got := withMeta("<p>hi", "a 'b'", KindApp); got != `<meta http-equiv="Content-Security-Policy" content="a &#39;b&#39;"><p>hi` {
+	if got := withMeta("<p>hi", "a 'b'", KindApp); got != `<meta http-equiv="Content-Security-Policy" content="a &#39;b&#39;"><script>`+storageScript+`</script><p>hi` {
 		t.Errorf("withMeta without doctype = %q", got)
 	}
 	if got := withMeta("  <!doctype html >\n<p>", "x", KindApp); !strings.HasPrefix(got, "  <!doctype html ><meta") {
@@ -120,7 +120,7 @@ func TestSkybridgeGetsWindowOpenAI(t *testing.T) {
 	if meta < 0 || shim < meta || own < shim {
 		t.Errorf("order: meta %d, window.openai %d, widget %d", meta, shim, own)
 	}
-	if strings.Contains(openAIScript, "</script") {
+	if strings.Contains(openAIScript, "</script") || strings.Contains(storageScript, "</script") {
 		t.Error("the window.openai script would end its element")
 	}
 	if app := withMeta("<script>v()</script>", "x", KindApp); strings.Contains(app, "openai") {

@@ -60,9 +60,11 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
       await card.locator('#notify').click();
       await card.locator('#status').filter({ hasText: 'notified' }).waitFor({ timeout: 5000 });
 
-      // The card cannot reach the app's page, its bindings or storage.
+      // The card cannot reach the app's page or its bindings; its storage
+      // is its own, and the app's is untouched.
       await card.locator('#escape').click();
-      await card.locator('#status').filter({ hasText: 'parent:blocked go:blocked storage:blocked' }).waitFor({ timeout: 5000 });
+      await card.locator('#status').filter({ hasText: 'parent:blocked go:blocked storage:own' }).waitFor({ timeout: 5000 });
+      expect(await page.evaluate(() => localStorage.getItem('card-x')) === null, 'the card wrote to the app\'s storage');
 
       // The app's theme reaches it as new render data.
       await colorScheme(page, 'dark');

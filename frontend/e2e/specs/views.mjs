@@ -143,7 +143,8 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
         topDocument: 'threw SecurityError',
         goBindings: 'threw SecurityError',
         ownGo: 'undefined',
-        localStorage: 'threw SecurityError',
+        // Its own in-memory storage (the app's is checked below).
+        localStorage: 'written',
         popup: 'blocked',
         topNavigation: 'threw SecurityError',
         fetch: 'threw TypeError',
@@ -154,6 +155,7 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
         expect(report[k] === v, `hostile view: ${k} = ${JSON.stringify(report[k])}, want ${v} (report ${JSON.stringify(report)})`);
       }
       expect(/connect-src/.test(report.violations), `no CSP violation for the fetch: ${report.violations}`);
+      expect(await page.evaluate(() => localStorage.getItem('x')) === null, 'the hostile view wrote to the app\'s storage');
       // The app is untouched: same page, still the app.
       expect(new URL(page.url()).pathname === '/' || page.url().startsWith(app.url), `the window left: ${page.url()}`);
       await page.getByTestId('nav-servers').waitFor({ timeout: 2000 });
@@ -339,10 +341,14 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
       await long.waitFor({ timeout: 30000 });
       await long.getByText('Line 299 of a long answer.').scrollIntoViewIfNeeded();
       await page.locator('[data-testid="view-slot"][data-paused="true"]').waitFor({ timeout: 10000 });
-      const lane = (await rpc(page)).filter((e) => e.server === 'apps');
-      const teardown = lane.find((e) => e.direction === 'view-out' && e.method === 'ui/resource-teardown');
-      expect(teardown && lane.some((e) => e.direction === 'view-in' && e.kind === 'response' && e.id === teardown.id),
-        `no answered ui/resource-teardown: ${lane.map((e) => `${e.direction} ${e.method || e.kind} ${e.id}`).join(', ')}`);
+      // Logged as it happened (the page is forgotten only after its last messages are).
+      const answered = async () => {
+        const lane = (await rpc(page)).filter((e) => e.server === 'apps');
+        const teardown = lane.find((e) => e.direction === 'view-out' && e.method === 'ui/resource-teardown');
+        return !!teardown && lane.some((e) => e.direction === 'view-in' && e.kind === 'response' && e.id === teardown.id);
+      };
+      for (let i = 0; i < 20 && !(await answered()); i++) await page.waitForTimeout(100);
+      expect(await answered(), `no answered ui/resource-teardown: ${(await rpc(page)).filter((e) => e.server === 'apps').map((e) => `${e.direction} ${e.method || e.kind} ${e.id}`).join(', ')}`);
       await page.getByTestId('view-slot').scrollIntoViewIfNeeded();
       await page.locator('[data-testid="view-slot"][data-paused="false"]').waitFor({ timeout: 10000 });
       await viewDoc(page).locator('#count').filter({ hasText: 'count 3' }).waitFor({ timeout: 15000 });
