@@ -109,3 +109,54 @@ func FirstURL(list string) (*url.URL, error) {
 	}
 	return nil, errors.New("the URI list holds no address")
 }
+
+// MaxFileBytes bounds a file a view offers for download.
+const MaxFileBytes = 50 << 20
+
+// FileData is the bytes of a file a view offers (ui/download-file): its
+// text, or its base64 blob.
+func FileData(text, blob string) ([]byte, error) {
+	if blob == "" {
+		if len(text) > MaxFileBytes {
+			return nil, fmt.Errorf("the file is larger than %d MB", MaxFileBytes>>20)
+		}
+		return []byte(text), nil
+	}
+	if base64.StdEncoding.DecodedLen(len(blob)) > MaxFileBytes+3 {
+		return nil, fmt.Errorf("the file is larger than %d MB", MaxFileBytes>>20)
+	}
+	b, err := base64.StdEncoding.DecodeString(blob)
+	if err != nil {
+		return nil, fmt.Errorf("the file is not valid base64: %w", err)
+	}
+	return b, nil
+}
+
+// FileName is the name a file a view offers is proposed under: the last
+// segment of its URI, without anything that could name another folder or
+// hide the file; "download" when nothing is left.
+func FileName(uri string) string {
+	name := uri
+	if u, err := url.Parse(uri); err == nil && u.Path != "" {
+		name = u.Path
+	} else if err == nil && u.Opaque != "" {
+		name = u.Opaque
+	}
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	name = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(`<>:"|?*`, r) {
+			return -1
+		}
+		return r
+	}, name)
+	name = strings.TrimLeft(strings.TrimSpace(name), ".")
+	if name == "" {
+		return "download"
+	}
+	if len(name) > 120 {
+		name = name[:120]
+	}
+	return name
+}

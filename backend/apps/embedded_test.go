@@ -64,3 +64,33 @@ func TestEmbeddedView(t *testing.T) {
 		t.Errorf("remote DOM: %v", err)
 	}
 }
+
+// A file a view offers: its bytes within the limit, and a name that stays
+// in the folder the user picks.
+func TestFileDataAndName(t *testing.T) {
+	if b, err := FileData("a,b\n", ""); err != nil || string(b) != "a,b\n" {
+		t.Errorf("text: %q %v", b, err)
+	}
+	if b, err := FileData("", base64.StdEncoding.EncodeToString([]byte{0, 1, 2})); err != nil || len(b) != 3 {
+		t.Errorf("blob: %v %v", b, err)
+	}
+	if _, err := FileData("", "%%%"); err == nil {
+		t.Error("bad base64 accepted")
+	}
+	if _, err := FileData(strings.Repeat("x", MaxFileBytes+1), ""); err == nil {
+		t.Error("a file over the limit accepted")
+	}
+	for uri, want := range map[string]string{
+		"ui://report/2026/sales.csv": "sales.csv",
+		"file:///etc/../../passwd":   "passwd",
+		`ui://x/..\..\evil.exe`:      "evil.exe",
+		"ui://x/.bashrc":             "bashrc",
+		"ui://x/":                    "download",
+		"ui://x/a<b>:c?.txt":         "abc",
+		"data:text/plain,hello":      "plain,hello",
+	} {
+		if got := FileName(uri); got != want {
+			t.Errorf("FileName(%q) = %q, want %q", uri, got, want)
+		}
+	}
+}

@@ -18,6 +18,8 @@ type FilePicker interface {
 	OpenFile(title string) (string, error)
 	// OpenFolder returns the chosen folder, or "" when the user cancelled.
 	OpenFolder(title string) (string, error)
+	// SaveFile returns where to save, or "" when the user cancelled.
+	SaveFile(title, defaultName string) (string, error)
 }
 
 // MCPPool is the service bound to the frontend: every exported method is

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"time"
 
@@ -190,6 +191,41 @@ func (s *MCPPool) auditView(req ToolCallRequest, res *mcp.CallToolResult, took t
 	}
 	e.DefinitionHash = s.pool.toolHash(req.Server, req.Tool)
 	s.audit.RecordToolCall(context.WithoutCancel(s.pool.context()), e)
+}
+
+// ViewFile is a file a view offers for download (ui/download-file): one
+// embedded resource's URI, type, and text or base64 blob.
+type ViewFile struct {
+	URI      string `json:"uri"`
+	MIMEType string `json:"mimeType"`
+	Text     string `json:"text"`
+	Blob     string `json:"blob"`
+}
+
+// SaveViewFile asks where to save a file the view of token offers — the
+// save dialog is the user's consent — and writes it there. It returns the
+// path, or "" when the user cancelled. At most apps.MaxFileBytes; the name
+// offered is the URI's last segment, cleaned.
+func (s *MCPPool) SaveViewFile(token string, f ViewFile) (string, error) {
+	page, ok := s.pool.ViewPages().Get(token)
+	if !ok {
+		return "", usererr.New(usererr.ViewGone, nil)
+	}
+	data, err := apps.FileData(f.Text, f.Blob)
+	if err != nil {
+		return "", err
+	}
+	if s.picker == nil {
+		return "", errors.New("there is no window to ask where to save")
+	}
+	path, err := s.picker.SaveFile("Save a file from the view of "+page.Server, apps.FileName(f.URI))
+	if err != nil || path == "" {
+		return "", err
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return "", fmt.Errorf("save %s: %w", path, err)
+	}
+	return path, nil
 }
 
 // LogViewMessage puts one JSON-RPC message between a view and MCP Desk in

@@ -275,3 +275,43 @@ func TestViewChangedAfterRestartIsNoticed(t *testing.T) {
 		t.Errorf("after the restart: hash %s previous %s, want a new hash and previous %s", changed.Hash[:8], changed.PreviousHash, first.Hash[:8])
 	}
 }
+
+// savePicker answers the save dialog with a path (or "" for cancel).
+type savePicker struct{ path, title, name string }
+
+func (s *savePicker) OpenFile(string) (string, error)   { return "", nil }
+func (s *savePicker) OpenFolder(string) (string, error) { return "", nil }
+func (s *savePicker) SaveFile(title, name string) (string, error) {
+	s.title, s.name = title, name
+	return s.path, nil
+}
+
+// A file a view offers is written where the user says, under a clean
+// name; cancelled, nothing is written; a gone view offers nothing.
+func TestSaveViewFile(t *testing.T) {
+	p, _ := newTestPool(t, stdioServer("apps", "--apps"))
+	waitState(t, p, "apps", events.StateConnected, 15*time.Second)
+	dir := t.TempDir()
+	picker := &savePicker{path: filepath.Join(dir, "out.csv")}
+	svc := NewService(p, picker)
+	page, err := svc.OpenView("apps", "ui://counter/view.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := svc.SaveViewFile(page.Token, ViewFile{URI: "ui://counter/../../report.csv", MIMEType: "text/csv", Text: "count\n5\n"})
+	if err != nil || got != picker.path || picker.name != "report.csv" || !strings.Contains(picker.title, "apps") {
+		t.Fatalf("saved %q (%v); offered name %q, title %q", got, err, picker.name, picker.title)
+	}
+	if b, _ := os.ReadFile(picker.path); string(b) != "count\n5\n" {
+		t.Errorf("written %q", b)
+	}
+	picker.path = ""
+	if got, err := svc.SaveViewFile(page.Token, ViewFile{URI: "ui://x/y.txt", Text: "no"}); got != "" || err != nil {
+		t.Errorf("cancelled: %q %v", got, err)
+	}
+	svc.CloseView(page.Token)
+	var ue *usererr.Error
+	if _, err := svc.SaveViewFile(page.Token, ViewFile{URI: "ui://x/y.txt", Text: "no"}); !errors.As(err, &ue) || ue.Code != usererr.ViewGone {
+		t.Errorf("a gone view: %v", err)
+	}
+}

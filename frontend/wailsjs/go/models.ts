@@ -1808,6 +1808,24 @@ export namespace mcppool {
 	        this.baseUri = source["baseUri"];
 	    }
 	}
+	export class ViewFile {
+	    uri: string;
+	    mimeType: string;
+	    text: string;
+	    blob: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ViewFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.uri = source["uri"];
+	        this.mimeType = source["mimeType"];
+	        this.text = source["text"];
+	        this.blob = source["blob"];
+	    }
+	}
 	export class ViewPage {
 	    token: string;
 	    server: string;

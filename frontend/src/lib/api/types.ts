@@ -51,6 +51,7 @@ export type {
   Transport,
   EmbeddedUI,
   ViewDomains,
+  ViewFile,
   ViewPage,
   ViewToolCall,
 } from './generated/contract';

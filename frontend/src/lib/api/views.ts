@@ -3,13 +3,16 @@
 
 import { backend } from './backend';
 import { call } from './call';
-import type { EmbeddedUI, ToolCallOutcome, ViewPage, ViewToolCall } from './types';
+import type { EmbeddedUI, ToolCallOutcome, ViewFile, ViewPage, ViewToolCall } from './types';
 
 /** openView reads a ui:// resource of a server and makes a sandbox page for it. */
 export const openView = (server: string, uri: string): Promise<ViewPage> => call(() => backend().mcp.OpenView(server, uri));
 
 /** openEmbeddedView makes a sandbox page for an MCP-UI resource a tool of server returned. */
 export const openEmbeddedView = (server: string, res: EmbeddedUI): Promise<ViewPage> => call(() => backend().mcp.OpenEmbeddedView(server, res));
+
+/** saveViewFile asks where to save a file a view offers and writes it there ("" when cancelled). */
+export const saveViewFile = (token: string, file: ViewFile): Promise<string> => call(() => backend().mcp.SaveViewFile(token, file));
 
 /** closeView forgets the page of a view that went away. */
 export const closeView = (token: string): Promise<void> => call(() => backend().mcp.CloseView(token));

@@ -55,6 +55,27 @@ describe('ViewHost', () => {
     expect(s.blocked.map((b) => b[1])).toEqual(['the view sent a message that is not JSON-RPC 2.0', 'the view sent a message that is not JSON-RPC 2.0']);
   });
 
+  it('offers ui/download-file only when it can save, and saves embedded files only', async () => {
+    const none = setup();
+    await initialized(none);
+    expect(Object.keys((none.answer(1)!.result as Record<string, any>).hostCapabilities)).not.toContain('downloadFile');
+    const downloadFile = vi.fn(async () => true);
+    const s = setup({ downloadFile });
+    await initialized(s);
+    expect((s.answer(1)!.result as Record<string, any>).hostCapabilities.downloadFile).toEqual({});
+    s.from({ jsonrpc: '2.0', id: 4, method: 'ui/download-file', params: { contents: [
+      { type: 'resource', resource: { uri: 'ui://r/a.csv', mimeType: 'text/csv', text: 'a,b' } },
+      { type: 'resource_link', uri: 'https://evil.example/x', name: 'x' },
+    ] } });
+    await s.settle();
+    expect(downloadFile).toHaveBeenCalledWith([{ uri: 'ui://r/a.csv', mimeType: 'text/csv', text: 'a,b' }]);
+    expect(s.answer(4)).toMatchObject({ result: {} });
+    s.from({ jsonrpc: '2.0', id: 5, method: 'ui/download-file', params: { contents: [{ type: 'resource_link', uri: 'https://evil.example/x', name: 'x' }] } });
+    await s.settle();
+    expect(s.answer(5)).toMatchObject({ result: { isError: true } });
+    expect(s.blocked.at(-1)?.[1]).toMatch(/links are not fetched/);
+  });
+
   it('takes widget state only where the app keeps it (Apps SDK widgets)', async () => {
     const none = setup();
     await initialized(none);

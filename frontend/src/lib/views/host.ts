@@ -53,6 +53,12 @@ export interface ViewHandlers {
   /** A follow-up user turn, after the user's consent; false: declined. */
   message(content: ContentBlock[]): Promise<boolean>;
   updateModelContext(content: ContentBlock[], structured?: Record<string, unknown>): Promise<void>;
+  /**
+   * Saves the files a view offers (ui/download-file: embedded resources) where
+   * the user says; false: nothing saved (cancelled, or links only). Offered
+   * only when given.
+   */
+  downloadFile?(files: { uri: string; mimeType?: string; text?: string; blob?: string }[]): Promise<boolean>;
   /** An Apps SDK widget saves its state (mcpdesk/widget-state, from window.openai.setWidgetState). */
   widgetState?(state: unknown): Promise<void>;
   /** Sets the display mode if it can and returns the one in effect. */
@@ -331,6 +337,7 @@ export class ViewHost {
           sandbox,
           ...(this.#o.modelContext === false ? {} : { updateModelContext: { text: {}, structuredContent: {} } }),
           message: { text: {} },
+          ...(h.downloadFile ? { downloadFile: {} } : {}),
         },
         hostContext: this.#context,
       });
@@ -370,6 +377,26 @@ export class ViewHost {
           }
           await h.updateModelContext(content, structured as Record<string, unknown> | undefined);
           return this.#answer(id, {});
+        }
+        case 'ui/download-file': {
+          if (!h.downloadFile) break; // not offered: method not found
+          if (!Array.isArray(p.contents)) return this.#fail(id, INVALID_PARAMS, 'ui/download-file needs contents', method);
+          const files: { uri: string; mimeType?: string; text?: string; blob?: string }[] = [];
+          for (const c of p.contents) {
+            const r = isObject(c) && c.type === 'resource' && isObject(c.resource) ? c.resource : null;
+            if (!r || typeof r.uri !== 'string' || (typeof r.text !== 'string' && typeof r.blob !== 'string')) continue;
+            files.push({
+              uri: r.uri,
+              ...(typeof r.mimeType === 'string' ? { mimeType: r.mimeType } : {}),
+              ...(typeof r.text === 'string' ? { text: r.text } : {}),
+              ...(typeof r.blob === 'string' ? { blob: r.blob } : {}),
+            });
+          }
+          if (files.length === 0) {
+            h.blocked(method, 'only embedded files are saved; links are not fetched');
+            return this.#answer(id, { isError: true });
+          }
+          return this.#answer(id, (await h.downloadFile(files)) ? {} : { isError: true });
         }
         case 'mcpdesk/widget-state': {
           if (!h.widgetState) break; // not a widget: method not found

@@ -764,6 +764,12 @@ export class FakeBackend implements Backend {
         domains: { connect: [], resource: [], frame: [], baseUri: [] }, refused: [], prefersBorder: true, hash: 'f'.repeat(64), previousHash: '',
       };
     },
+    // The save dialog is the user's: the fake answers as if cancelled.
+    SaveViewFile: async (token, file) => {
+      this.#record('SaveViewFile', [token, file]);
+      if (!this.#viewServers.has(token)) throw 'this view is no longer shown';
+      return '';
+    },
     CloseView: async (token) => {
       this.#record('CloseView', [token]);
       this.#viewServers.delete(token);

@@ -84,6 +84,8 @@ export function SaveRequest(arg1:store.SavedRequest):Promise<store.SavedRequest>
 
 export function SaveServer(arg1:string,arg2:mcppool.ServerSpec):Promise<mcppool.ServerView>;
 
+export function SaveViewFile(arg1:string,arg2:mcppool.ViewFile):Promise<string>;
+
 export function ServerDetail(arg1:string):Promise<mcppool.ServerDetail>;
 
 export function SetEnabled(arg1:string,arg2:boolean):Promise<mcppool.ServerView>;

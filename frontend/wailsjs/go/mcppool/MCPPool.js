@@ -158,6 +158,10 @@ export function SaveServer(arg1, arg2) {
   return window['go']['mcppool']['MCPPool']['SaveServer'](arg1, arg2);
 }
 
+export function SaveViewFile(arg1, arg2) {
+  return window['go']['mcppool']['MCPPool']['SaveViewFile'](arg1, arg2);
+}
+
 export function ServerDetail(arg1) {
   return window['go']['mcppool']['MCPPool']['ServerDetail'](arg1);
 }

@@ -1938,6 +1938,17 @@ export interface ViewDomains {
 }
 
 /**
+ * ViewFile is a file a view offers for download (ui/download-file): one
+ * embedded resource's URI, type, and text or base64 blob.
+ */
+export interface ViewFile {
+  uri: string;
+  mimeType: string;
+  text: string;
+  blob: string;
+}
+
+/**
  * ViewPage is a view ready to be framed: where its sandbox page is, the
  * policy it runs under, what it declared (shown to the user), and whether
  * its HTML changed since it was last shown.
@@ -2325,6 +2336,13 @@ export interface MCPPool {
    * why — or still connecting when the attempt takes longer.
    */
   SaveServer(originalID: string, spec: ServerSpec): Promise<ServerView>;
+  /**
+   * SaveViewFile asks where to save a file the view of token offers — the
+   * save dialog is the user's consent — and writes it there. It returns the
+   * path, or "" when the user cancelled. At most apps.MaxFileBytes; the name
+   * offered is the URI's last segment, cleaned.
+   */
+  SaveViewFile(token: string, f: ViewFile): Promise<string>;
   /** ServerDetail returns the detail of server id. */
   ServerDetail(id: string): Promise<ServerDetail>;
   /**
@@ -2417,6 +2435,7 @@ export function bindMCPPool(call: Call): MCPPool {
     SaveDefaults: (d) => call('mcppool', 'MCPPool', 'SaveDefaults', d),
     SaveRequest: (r) => call('mcppool', 'MCPPool', 'SaveRequest', r),
     SaveServer: (originalID, spec) => call('mcppool', 'MCPPool', 'SaveServer', originalID, spec),
+    SaveViewFile: (token, f) => call('mcppool', 'MCPPool', 'SaveViewFile', token, f),
     ServerDetail: (id) => call('mcppool', 'MCPPool', 'ServerDetail', id),
     SetEnabled: (id, enabled) => call('mcppool', 'MCPPool', 'SetEnabled', id, enabled),
     SetLogLevel: (server, level) => call('mcppool', 'MCPPool', 'SetLogLevel', server, level),
