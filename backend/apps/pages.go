@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"html"
 	"net/http"
 	"regexp"
@@ -60,6 +61,9 @@ type Page struct {
 	html  string
 	// url is the external page framed instead of html (KindUIURL).
 	url string
+	// storage is the view's localStorage when last shown (a JSON object of
+	// strings; "" for none).
+	storage string
 }
 
 // Pages keeps the pages being shown and serves them.
@@ -117,6 +121,43 @@ func (ps *Pages) ShowsExternal(origin websec.Origin) bool {
 	return false
 }
 
+// MaxViewStorage bounds what a view keeps in its localStorage.
+const MaxViewStorage = 64 << 10
+
+// CleanStorage checks a view's storage: a JSON object of strings, at most
+// MaxViewStorage; it returns it as json.Marshal writes it (so nothing in it
+// can end a script element).
+func CleanStorage(items string) (string, error) {
+	var m map[string]string
+	if err := json.Unmarshal([]byte(items), &m); err != nil || m == nil {
+		return "", fmt.Errorf("a view's storage must be a JSON object of strings")
+	}
+	b, _ := json.Marshal(m)
+	if len(b) > MaxViewStorage {
+		return "", fmt.Errorf("a view's storage is larger than %d KB", MaxViewStorage>>10)
+	}
+	return string(b), nil
+}
+
+// SetStorage gives the page named token the storage its view kept when it
+// was last shown, before the page is loaded; false when there is no such
+// page or the storage is not a JSON object of strings within the limit.
+func (ps *Pages) SetStorage(token, items string) bool {
+	clean, err := CleanStorage(items)
+	if err != nil {
+		return false
+	}
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	p, ok := ps.m[token]
+	if !ok {
+		return false
+	}
+	p.storage = clean
+	ps.m[token] = p
+	return true
+}
+
 // Len is how many pages are kept.
 func (ps *Pages) Len() int {
 	ps.mu.Lock()
@@ -160,7 +201,7 @@ func relayPage(p Page) string {
 		Allow string `json:"allow"`
 	}{URL: p.url, Allow: p.Allow}
 	if p.url == "" {
-		view.HTML = withMeta(p.html, p.CSP, p.Kind)
+		view.HTML = withMeta(p.html, p.CSP, p.Kind, p.storage)
 	}
 	data, _ := json.Marshal(view)
 	return `<!doctype html><html><head><meta charset="utf-8"><style>html,body{margin:0;height:100%;overflow:hidden;background:transparent}iframe{border:0;width:100%;height:100%;display:block}</style></head><body>` +
@@ -199,9 +240,10 @@ const relayScript = `(() => {
 //go:embed openai.js
 var openAIScript string
 
-// storageScript gives a view Web Storage of its own, in memory: on its
-// opaque origin the browser's throws, and views that touch it at load
-// would fail. It is the view's alone; the app's storage is another origin's.
+// storageScript gives a view Web Storage of its own, in memory, from what
+// it kept when last shown (a function of that object): on its opaque
+// origin the browser's throws, and views that touch it at load would fail.
+// It is the view's alone; the app's storage is another origin's.
 //
 //go:embed storage.js
 var storageScript string
@@ -212,9 +254,14 @@ var doctype = regexp.MustCompile(`(?is)^\s*<!doctype[^>]*>`)
 // document (after its doctype, so the view keeps its rendering mode), then
 // the in-memory storage script, and for an Apps SDK widget the
 // window.openai script, so they run before any of the view's own.
-func withMeta(doc, csp, kind string) string {
+func withMeta(doc, csp, kind, storage string) string {
+	if storage == "" {
+		storage = "{}"
+	}
+	// storage was checked by SetStorage: a JSON object, written by
+	// json.Marshal, which escapes <, > and &.
 	meta := `<meta http-equiv="Content-Security-Policy" content="` + html.EscapeString(csp) + `">` +
-		"<script>" + storageScript + "</script>"
+		"<script>" + storageScript + "(" + storage + ");</script>"
 	if kind == KindSkybridge {
 		meta += "<script>" + openAIScript + "</script>"
 	}

@@ -66,7 +66,7 @@ func TestPageIsServedSandboxedUnderItsOwnPolicy(t *testing.T) {
 	if err := json.Unmarshal([]byte(m[1]), &data); err != nil {
 		t.Fatal(err)
 	}
-	wantHTML := `<!DOCTYPE html><meta http-equiv="Content-Security-Policy" content="` + strings.ReplaceAll(p.CSP, "'", "&#39;") + `"><script>` + storageScript + `</script><html><head><script>parent.pwned=1</script>`
+	wantHTML := `<!DOCTYPE html><meta http-equiv="Content-Security-Policy" content="` + strings.ReplaceAll(p.CSP, "'", "&#39;") + `"><script>` + storageScript + `({});</script><html><head><script>parent.pwned=1</script>`
 	if !strings.HasPrefix(data.HTML, wantHTML) || !strings.HasSuffix(data.HTML, hostileHTML[len("<!DOCTYPE html>"):]) {
 		t.Errorf("view HTML as framed:\n%s\nwant prefix:\n%s", data.HTML, wantHTML)
 	}
@@ -104,10 +104,10 @@ func TestWithoutSelfAndMeta(t *testing.T) {
 	if got != want {
 		t.Errorf("withoutSelf = %q, want %q", got, want)
 	}
-	if got := withMeta("<p>hi", "a 'b'", KindApp); got != `<meta http-equiv="Content-Security-Policy" content="a &#39;b&#39;"><script>`+storageScript+`</script><p>hi` {
+	if got := withMeta("<p>hi", "a 'b'", KindApp, ""); got != `<meta http-equiv="Content-Security-Policy" content="a &#39;b&#39;"><script>`+storageScript+`({});</script><p>hi` {
 		t.Errorf("withMeta without doctype = %q", got)
 	}
-	if got := withMeta("  <!doctype html >\n<p>", "x", KindApp); !strings.HasPrefix(got, "  <!doctype html ><meta") {
+	if got := withMeta("  <!doctype html >\n<p>", "x", KindApp, ""); !strings.HasPrefix(got, "  <!doctype html ><meta") {
 		t.Errorf("withMeta after doctype = %q", got)
 	}
 }
@@ -115,7 +115,7 @@ func TestWithoutSelfAndMeta(t *testing.T) {
 // An Apps SDK widget gets window.openai before any script of its own; an
 // MCP Apps view does not.
 func TestSkybridgeGetsWindowOpenAI(t *testing.T) {
-	got := withMeta("<!doctype html><script>widget()</script>", "x", KindSkybridge)
+	got := withMeta("<!doctype html><script>widget()</script>", "x", KindSkybridge, "")
 	meta, shim, own := strings.Index(got, "<meta"), strings.Index(got, "window, 'openai'"), strings.Index(got, "widget()")
 	if meta < 0 || shim < meta || own < shim {
 		t.Errorf("order: meta %d, window.openai %d, widget %d", meta, shim, own)
@@ -123,7 +123,7 @@ func TestSkybridgeGetsWindowOpenAI(t *testing.T) {
 	if strings.Contains(openAIScript, "</script") || strings.Contains(storageScript, "</script") {
 		t.Error("the window.openai script would end its element")
 	}
-	if app := withMeta("<script>v()</script>", "x", KindApp); strings.Contains(app, "openai") {
+	if app := withMeta("<script>v()</script>", "x", KindApp, ""); strings.Contains(app, "openai") {
 		t.Error("an MCP Apps view got window.openai")
 	}
 }
@@ -135,5 +135,28 @@ func TestAllowOf(t *testing.T) {
 	}
 	if got := AllowOf(nil); got != "" {
 		t.Errorf("AllowOf(nil) = %q", got)
+	}
+}
+
+// A view's kept storage reaches its page before it loads, as a JSON object
+// of strings that cannot end the script element; anything else is refused.
+func TestPageStorage(t *testing.T) {
+	ps := NewPages()
+	p := ps.Add(View{Server: "s", URI: "ui://a/v", Kind: KindApp, HTML: "<p>v", Policy: Build(nil)})
+	if !ps.SetStorage(p.Token, `{"note":"</script><script>alert(1)</script>"}`) {
+		t.Fatal("storage refused")
+	}
+	got, _ := ps.Get(p.Token)
+	html := withMeta(got.html, got.CSP, got.Kind, got.storage)
+	if strings.Contains(html, "</script><script>alert") || !strings.Contains(html, `\u003c/script\u003e`) {
+		t.Errorf("the storage could end its script element: %s", html)
+	}
+	for _, bad := range []string{`[]`, `{"a":1}`, `null`, `not json`, `{"a":"` + strings.Repeat("x", MaxViewStorage) + `"}`} {
+		if ps.SetStorage(p.Token, bad) {
+			t.Errorf("storage %.30q accepted", bad)
+		}
+	}
+	if ps.SetStorage("no-such-page", `{}`) {
+		t.Error("storage given to a page that does not exist")
 	}
 }

@@ -177,6 +177,13 @@ func (s *ChatService) AllowViewTool(conversationID int64, server, tool string) e
 	return s.e.AllowViewTool(s.ctx, conversationID, server, tool)
 }
 
+// SetViewStorage keeps what the view of a tool call keeps in its
+// localStorage (a JSON object of strings, at most 64 KB; "" clears it), so
+// it finds it again when shown again. The model never sees it.
+func (s *ChatService) SetViewStorage(conversationID, messageID int64, callID, items string) error {
+	return s.e.SetViewStorage(s.ctx, conversationID, messageID, callID, items)
+}
+
 // SetWidgetState keeps an Apps SDK widget's state (window.openai.setWidgetState,
 // JSON; "" clears it) with its tool call: restored when the widget is shown
 // again and sent to the model on later turns.

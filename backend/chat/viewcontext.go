@@ -24,6 +24,12 @@ func (e *Engine) SetWidgetState(ctx context.Context, conversationID, messageID i
 	return e.st.SetWidgetState(ctx, conversationID, messageID, callID, state)
 }
 
+// SetViewStorage keeps what a view keeps in its localStorage (a JSON
+// object of strings; "" clears it); it is never sent to the model.
+func (e *Engine) SetViewStorage(ctx context.Context, conversationID, messageID int64, callID, items string) error {
+	return e.st.SetViewStorage(ctx, conversationID, messageID, callID, items)
+}
+
 // viewContextMessage is the views' context for the model: one user-role
 // message, marked as coming from the servers' views and not from the user
 // (a view is server content: it never speaks with the system prompt's

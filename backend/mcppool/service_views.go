@@ -193,6 +193,20 @@ func (s *MCPPool) auditView(req ToolCallRequest, res *mcp.CallToolResult, took t
 	s.audit.RecordToolCall(context.WithoutCancel(s.pool.context()), e)
 }
 
+// SetViewStorage gives the page of token the localStorage its view kept
+// when it was last shown (in chat, kept with its tool call), before the
+// page is framed: a JSON object of strings, at most apps.MaxViewStorage.
+func (s *MCPPool) SetViewStorage(token, items string) error {
+	if _, ok := s.pool.ViewPages().Get(token); !ok {
+		return usererr.New(usererr.ViewGone, nil)
+	}
+	if _, err := apps.CleanStorage(items); err != nil {
+		return err
+	}
+	s.pool.ViewPages().SetStorage(token, items)
+	return nil
+}
+
 // ViewFile is a file a view offers for download (ui/download-file): one
 // embedded resource's URI, type, and text or base64 blob.
 type ViewFile struct {

@@ -179,6 +179,10 @@ type ToolCall struct {
 	// model on later turns; at most MaxViewContext bytes. Only
 	// SetWidgetState changes it.
 	WidgetState string `json:"widgetState,omitempty"`
+	// ViewStorage is what the call's view keeps in its localStorage (a JSON
+	// object of strings), given back when it is shown again; never sent to
+	// the model. Only SetViewStorage changes it.
+	ViewStorage string `json:"viewStorage,omitempty"`
 }
 
 // MaxViewContext bounds the context one view gives the model, and a

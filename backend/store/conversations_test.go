@@ -824,6 +824,28 @@ func TestWidgetStateOfAToolCall(t *testing.T) {
 	}
 }
 
+// A view's storage is a JSON object of strings kept with its tool call,
+// kept by the turn's later update, refused when malformed or too large.
+func TestViewStorageOfAToolCall(t *testing.T) {
+	st := openTest(t, t.TempDir())
+	ctx := context.Background()
+	c := newConversation(t, st, "storage")
+	call := ToolCall{ID: "call_1", Name: "apps__show", Arguments: `{}`, Server: "apps", Tool: "show", Status: ToolCallRunning, ViewURI: "ui://a/v"}
+	asst := appendMsg(t, st, Message{ConversationID: c.ID, Role: RoleAssistant, Status: MessageStreaming, ToolCalls: []ToolCall{call}})
+	if err := st.SetViewStorage(ctx, c.ID, asst.ID, "call_1", `{"note":"count 3"}`); err != nil {
+		t.Fatal(err)
+	}
+	call.Status = ToolCallDone
+	if m, err := st.UpdateToolCall(ctx, asst.ID, call); err != nil || m.ToolCalls[0].ViewStorage != `{"note":"count 3"}` {
+		t.Fatalf("after the turn's update: %+v %v", m.ToolCalls, err)
+	}
+	for _, bad := range []string{`[]`, `{"a":1}`, `null`, `{"a":"` + strings.Repeat("x", MaxViewStorage) + `"}`} {
+		if err := st.SetViewStorage(ctx, c.ID, asst.ID, "call_1", bad); !errors.Is(err, ErrViewStorage) {
+			t.Errorf("storage %.20q: %v", bad, err)
+		}
+	}
+}
+
 // A view's context belongs to its tool call: SetViewContext replaces it,
 // a later UpdateToolCall of the running call keeps it, another
 // conversation cannot set it, and a long one is cut.

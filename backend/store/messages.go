@@ -128,10 +128,10 @@ func (s *Store) UpdateMessage(ctx context.Context, m Message) (Message, error) {
 // one message never overwrite each other) and returns the message as stored.
 func (s *Store) UpdateToolCall(ctx context.Context, messageID int64, call ToolCall) (Message, error) {
 	out, err := s.editToolCall(ctx, messageID, call.ID, func(_ Message, c *ToolCall) error {
-		// The view's context and state are the view's, set only by
-		// SetViewContext and SetWidgetState: a turn's later update of the
-		// call keeps them.
-		call.ViewContext, call.WidgetState = c.ViewContext, c.WidgetState
+		// The view's context, state and storage are the view's, set only
+		// by SetViewContext, SetWidgetState and SetViewStorage: a turn's
+		// later update of the call keeps them.
+		call.ViewContext, call.WidgetState, call.ViewStorage = c.ViewContext, c.WidgetState, c.ViewStorage
 		*c = call
 		return nil
 	})
@@ -163,6 +163,26 @@ func (s *Store) SetWidgetState(ctx context.Context, conversationID, messageID in
 		return ErrWidgetState
 	}
 	return s.editViewCall(ctx, conversationID, messageID, callID, func(c *ToolCall) { c.WidgetState = state })
+}
+
+// MaxViewStorage bounds what a view keeps in its localStorage (as
+// apps.MaxViewStorage).
+const MaxViewStorage = 64 << 10
+
+// ErrViewStorage is returned for a view's storage that is not a JSON
+// object of strings of at most MaxViewStorage.
+var ErrViewStorage = errors.New("a view's storage must be a JSON object of strings of at most 64 KB")
+
+// SetViewStorage stores what the view of tool call callID keeps in its
+// localStorage ("" clears it), replacing what it kept before.
+func (s *Store) SetViewStorage(ctx context.Context, conversationID, messageID int64, callID, items string) error {
+	if items != "" {
+		var m map[string]string
+		if len(items) > MaxViewStorage || json.Unmarshal([]byte(items), &m) != nil || m == nil {
+			return ErrViewStorage
+		}
+	}
+	return s.editViewCall(ctx, conversationID, messageID, callID, func(c *ToolCall) { c.ViewStorage = items })
 }
 
 // editViewCall changes what a view keeps on its tool call, checking the

@@ -326,11 +326,18 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
       expect(msgs.at(-1)?.content === 'The counter is at 3' && ctx?.role === 'user' && String(ctx.content).includes('The user looked at the counter at 3')
         && String(ctx.content).includes('not by the user'), `the third request ends with ${JSON.stringify(msgs.slice(-2))}`);
 
-      // After a reload the view is shown again from the stored call.
+      // It keeps something in its localStorage (its own, in memory, kept with the call).
+      await chatView.locator('#note').click();
+      await chatView.locator('#status').filter({ hasText: 'noted' }).waitFor({ timeout: 5000 });
+      await page.waitForTimeout(600); // the storage goes to the app a moment after the change
+
+      // After a reload the view is shown again from the stored call, and
+      // finds what it kept.
       await page.reload();
       await page.getByTestId('nav-chat').click();
       await page.getByTestId('chat-conversation-open').first().click();
       await viewDoc(page).locator('#count').filter({ hasText: 'count 3' }).waitFor({ timeout: 15000 });
+      expect((await viewDoc(page).locator('body').getAttribute('data-note')) === 'count 3', `the view's storage after the reload: ${await viewDoc(page).locator('body').getAttribute('data-note')}`);
       await page.screenshot({ path: join(shots, 'view-in-chat.png') });
 
       // Scrolled far away, the view is torn down — asked first

@@ -2668,6 +2668,7 @@ export namespace store {
 	    viewUri?: string;
 	    viewContext?: string;
 	    widgetState?: string;
+	    viewStorage?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolCall(source);
@@ -2690,6 +2691,7 @@ export namespace store {
 	        this.viewUri = source["viewUri"];
 	        this.viewContext = source["viewContext"];
 	        this.widgetState = source["widgetState"];
+	        this.viewStorage = source["viewStorage"];
 	    }
 	}
 	export class Message {

@@ -88,6 +88,10 @@ export const setViewContext = (conversationId: number, messageId: number, callId
 export const allowViewTool = (conversationId: number, server: string, tool: string): Promise<void> =>
   call(() => backend().chat.AllowViewTool(conversationId, server, tool));
 
+/** keepViewStorage keeps what a tool call's view keeps in its localStorage ("" clears it); the model never sees it. */
+export const keepViewStorage = (conversationId: number, messageId: number, callId: string, items: string): Promise<void> =>
+  call(() => backend().chat.SetViewStorage(conversationId, messageId, callId, items));
+
 /** setWidgetState keeps an Apps SDK widget's state (JSON; "" clears it) with its tool call. */
 export const setWidgetState = (conversationId: number, messageId: number, callId: string, state: string): Promise<void> =>
   call(() => backend().chat.SetWidgetState(conversationId, messageId, callId, state));

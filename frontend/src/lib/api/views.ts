@@ -11,6 +11,9 @@ export const openView = (server: string, uri: string): Promise<ViewPage> => call
 /** openEmbeddedView makes a sandbox page for an MCP-UI resource a tool of server returned. */
 export const openEmbeddedView = (server: string, res: EmbeddedUI): Promise<ViewPage> => call(() => backend().mcp.OpenEmbeddedView(server, res));
 
+/** setViewStorage gives a page, before it is framed, the localStorage its view kept when last shown. */
+export const setViewStorage = (token: string, items: string): Promise<void> => call(() => backend().mcp.SetViewStorage(token, items));
+
 /** saveViewFile asks where to save a file a view offers and writes it there ("" when cancelled). */
 export const saveViewFile = (token: string, file: ViewFile): Promise<string> => call(() => backend().mcp.SaveViewFile(token, file));
 

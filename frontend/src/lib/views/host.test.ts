@@ -76,6 +76,15 @@ describe('ViewHost', () => {
     expect(s.blocked.at(-1)?.[1]).toMatch(/links are not fetched/);
   });
 
+  it('passes the view\'s storage on, only as an object of strings', () => {
+    const storage = vi.fn();
+    const s = setup({ storage });
+    s.from({ jsonrpc: '2.0', method: 'mcpdesk/storage', params: { items: { note: 'count 3' } } });
+    s.from({ jsonrpc: '2.0', method: 'mcpdesk/storage', params: { items: { note: 3 } } });
+    expect(storage.mock.calls).toEqual([[{ note: 'count 3' }]]);
+    expect(s.blocked.at(-1)).toEqual(['mcpdesk/storage', 'the storage is not an object of strings']);
+  });
+
   it('takes widget state only where the app keeps it (Apps SDK widgets)', async () => {
     const none = setup();
     await initialized(none);

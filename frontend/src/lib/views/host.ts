@@ -59,6 +59,8 @@ export interface ViewHandlers {
    * only when given.
    */
   downloadFile?(files: { uri: string; mimeType?: string; text?: string; blob?: string }[]): Promise<boolean>;
+  /** The view's localStorage changed (mcpdesk/storage, from MCP Desk's storage script): all its items. */
+  storage?(items: Record<string, string>): void;
   /** An Apps SDK widget saves its state (mcpdesk/widget-state, from window.openai.setWidgetState). */
   widgetState?(state: unknown): Promise<void>;
   /** Sets the display mode if it can and returns the one in effect. */
@@ -317,6 +319,15 @@ export class ViewHost {
       case 'ui/notifications/request-teardown':
         h.requestTeardown();
         return;
+      case 'mcpdesk/storage': {
+        const items = isObject(params) ? params.items : undefined;
+        if (!isObject(items) || !Object.values(items).every((v) => typeof v === 'string')) {
+          h.blocked(method, 'the storage is not an object of strings');
+          return;
+        }
+        h.storage?.(items as Record<string, string>);
+        return;
+      }
     }
   }
 

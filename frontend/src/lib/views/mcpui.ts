@@ -96,6 +96,12 @@ export class McpUiHost {
     const h = this.#o.handlers;
     const msg = admit(ev, this.#o, 'UI');
     if (msg === undefined) return;
+    // MCP Desk's own storage script speaks JSON-RPC in every frame.
+    if (isObject(msg) && msg.jsonrpc === '2.0' && msg.method === 'mcpdesk/storage') {
+      const items = isObject(msg.params) ? msg.params.items : undefined;
+      if (isObject(items) && Object.values(items).every((v) => typeof v === 'string')) h.storage?.(items as Record<string, string>);
+      return;
+    }
     if (!isObject(msg) || typeof msg.type !== 'string') {
       h.blocked('message', 'the UI sent a message that is not an MCP-UI action');
       return;

@@ -764,6 +764,10 @@ export class FakeBackend implements Backend {
         domains: { connect: [], resource: [], frame: [], baseUri: [] }, refused: [], prefersBorder: true, hash: 'f'.repeat(64), previousHash: '',
       };
     },
+    SetViewStorage: async (token, items) => {
+      this.#record('SetViewStorage', [token, items]);
+      if (!this.#viewServers.has(token)) throw 'this view is no longer shown';
+    },
     // The save dialog is the user's: the fake answers as if cancelled.
     SaveViewFile: async (token, file) => {
       this.#record('SaveViewFile', [token, file]);

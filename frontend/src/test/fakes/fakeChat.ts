@@ -611,6 +611,12 @@ export class FakeChat implements ChatServiceBackend {
     this.#toolCall(conversationId, messageId, callId).viewContext = text;
   };
 
+  // As Go (store.SetViewStorage): a JSON object of strings, in its own conversation only.
+  SetViewStorage = async (conversationId: number, messageId: number, callId: string, items: string) => {
+    this.host.record('SetViewStorage', [conversationId, messageId, callId, items]);
+    this.#toolCall(conversationId, messageId, callId).viewStorage = items;
+  };
+
   // As Go: a "this conversation" policy for the tool (the fake keeps no policies for views).
   AllowViewTool = async (conversationId: number, server: string, tool: string) => {
     this.host.record('AllowViewTool', [conversationId, server, tool]);

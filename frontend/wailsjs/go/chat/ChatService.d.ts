@@ -47,6 +47,8 @@ export function Send(arg1:chat.SendRequest):Promise<chat.SendResult>;
 
 export function SetViewContext(arg1:number,arg2:number,arg3:string,arg4:string):Promise<void>;
 
+export function SetViewStorage(arg1:number,arg2:number,arg3:string,arg4:string):Promise<void>;
+
 export function SetWidgetState(arg1:number,arg2:number,arg3:string,arg4:string):Promise<void>;
 
 export function Settings():Promise<chat.ChatSettings>;

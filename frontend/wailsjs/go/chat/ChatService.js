@@ -90,6 +90,10 @@ export function SetViewContext(arg1, arg2, arg3, arg4) {
   return window['go']['chat']['ChatService']['SetViewContext'](arg1, arg2, arg3, arg4);
 }
 
+export function SetViewStorage(arg1, arg2, arg3, arg4) {
+  return window['go']['chat']['ChatService']['SetViewStorage'](arg1, arg2, arg3, arg4);
+}
+
 export function SetWidgetState(arg1, arg2, arg3, arg4) {
   return window['go']['chat']['ChatService']['SetWidgetState'](arg1, arg2, arg3, arg4);
 }

@@ -94,6 +94,8 @@ export function SetLogLevel(arg1:string,arg2:mcp.LoggingLevel):Promise<void>;
 
 export function SetToolEnabled(arg1:string,arg2:string,arg3:boolean):Promise<mcppool.ToolSelection>;
 
+export function SetViewStorage(arg1:string,arg2:string):Promise<void>;
+
 export function SignIn(arg1:string):Promise<void>;
 
 export function SignInStepByStep(arg1:string):Promise<void>;

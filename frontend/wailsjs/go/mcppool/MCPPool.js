@@ -178,6 +178,10 @@ export function SetToolEnabled(arg1, arg2, arg3) {
   return window['go']['mcppool']['MCPPool']['SetToolEnabled'](arg1, arg2, arg3);
 }
 
+export function SetViewStorage(arg1, arg2) {
+  return window['go']['mcppool']['MCPPool']['SetViewStorage'](arg1, arg2);
+}
+
 export function SignIn(arg1) {
   return window['go']['mcppool']['MCPPool']['SignIn'](arg1);
 }

@@ -1667,6 +1667,12 @@ export interface ToolCall {
    * SetWidgetState changes it.
    */
   widgetState?: string;
+  /**
+   * ViewStorage is what the call's view keeps in its localStorage (a JSON
+   * object of strings), given back when it is shown again; never sent to
+   * the model. Only SetViewStorage changes it.
+   */
+  viewStorage?: string;
 }
 
 /**
@@ -2361,6 +2367,12 @@ export interface MCPPool {
    */
   SetToolEnabled(server: string, tool: string, enabled: boolean): Promise<ToolSelection>;
   /**
+   * SetViewStorage gives the page of token the localStorage its view kept
+   * when it was last shown (in chat, kept with its tool call), before the
+   * page is framed: a JSON object of strings, at most apps.MaxViewStorage.
+   */
+  SetViewStorage(token: string, items: string): Promise<void>;
+  /**
    * SignIn signs in to a remote server that asked for it: the system
    * browser opens on its authorization server, and once the user approved
    * the server reconnects. Each step is sent as an mcp:sign-in-step event
@@ -2440,6 +2452,7 @@ export function bindMCPPool(call: Call): MCPPool {
     SetEnabled: (id, enabled) => call('mcppool', 'MCPPool', 'SetEnabled', id, enabled),
     SetLogLevel: (server, level) => call('mcppool', 'MCPPool', 'SetLogLevel', server, level),
     SetToolEnabled: (server, tool, enabled) => call('mcppool', 'MCPPool', 'SetToolEnabled', server, tool, enabled),
+    SetViewStorage: (token, items) => call('mcppool', 'MCPPool', 'SetViewStorage', token, items),
     SignIn: (id) => call('mcppool', 'MCPPool', 'SignIn', id),
     SignInStepByStep: (id) => call('mcppool', 'MCPPool', 'SignInStepByStep', id),
     SignOut: (id) => call('mcppool', 'MCPPool', 'SignOut', id),
@@ -2701,6 +2714,12 @@ export interface ChatService {
    */
   SetViewContext(conversationID: number, messageID: number, callID: string, text: string): Promise<void>;
   /**
+   * SetViewStorage keeps what the view of a tool call keeps in its
+   * localStorage (a JSON object of strings, at most 64 KB; "" clears it), so
+   * it finds it again when shown again. The model never sees it.
+   */
+  SetViewStorage(conversationID: number, messageID: number, callID: string, items: string): Promise<void>;
+  /**
    * SetWidgetState keeps an Apps SDK widget's state (window.openai.setWidgetState,
    * JSON; "" clears it) with its tool call: restored when the widget is shown
    * again and sent to the model on later turns.
@@ -2744,6 +2763,7 @@ export function bindChatService(call: Call): ChatService {
     SelectVersion: (conversationID, userMessageID, version) => call('chat', 'ChatService', 'SelectVersion', conversationID, userMessageID, version),
     Send: (req) => call('chat', 'ChatService', 'Send', req),
     SetViewContext: (conversationID, messageID, callID, text) => call('chat', 'ChatService', 'SetViewContext', conversationID, messageID, callID, text),
+    SetViewStorage: (conversationID, messageID, callID, items) => call('chat', 'ChatService', 'SetViewStorage', conversationID, messageID, callID, items),
     SetWidgetState: (conversationID, messageID, callID, state) => call('chat', 'ChatService', 'SetWidgetState', conversationID, messageID, callID, state),
     Settings: () => call('chat', 'ChatService', 'Settings'),
     Stop: (conversationID) => call('chat', 'ChatService', 'Stop', conversationID),
