@@ -16,9 +16,10 @@ type ToolSelection struct {
 	Disabled []string `json:"disabled"`
 	Enabled  int      `json:"enabled"`
 	Total    int      `json:"total"`
-	// ViewOnly counts the tools whose visibility lacks "model" (MCP Apps):
-	// only their server's views may call them; they are never offered to a
-	// model, enabled or not, and count in neither Enabled nor the estimate.
+	// ViewOnly counts the tools whose visibility lacks "model" (MCP Apps,
+	// or the Apps SDK's private tools): only their server's views, or only
+	// the user, may call them; they are never offered to a model, enabled
+	// or not, and count in neither Enabled nor the estimate.
 	ViewOnly int `json:"viewOnly"`
 	// EstimatedTokens approximates the prompt tokens the enabled tools'
 	// definitions take in every model call (JSON length / 4).

@@ -178,11 +178,11 @@ func TestViewsOpenServeAndCallOnlyAppTools(t *testing.T) {
 		t.Error("a message to the view is not in the view lane")
 	}
 
-	// counter_add and the Apps SDK's board_add are for views only: never
-	// counted as offered to models.
+	// counter_add and the Apps SDK's board_add are for views only, and
+	// board_reset is private: never counted as offered to models.
 	sel, err := p.ToolSelection("apps")
-	if err != nil || sel.ViewOnly != 2 || sel.Enabled != sel.Total-2 {
-		t.Errorf("selection %+v %v: want counter_add and board_add counted as view-only, not offered", sel, err)
+	if err != nil || sel.ViewOnly != 3 || sel.Enabled != sel.Total-3 {
+		t.Errorf("selection %+v %v: want counter_add, board_add and board_reset counted as not for models", sel, err)
 	}
 
 	// Shown again, the view is the cached one: same hash, nothing changed.

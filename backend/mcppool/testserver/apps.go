@@ -121,6 +121,13 @@ func addBoard(s *server.MCPServer) {
 	s.AddTool(add, func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultStructured(map[string]any{"items": []any{"alpha", "beta", "gamma", req.GetString("card", "")}}, "added"), nil
 	})
+	reset := mcp.NewTool("board_reset",
+		mcp.WithDescription("Clears the board (private: neither the model nor the widget may call it)."),
+	)
+	reset.Meta = &mcp.Meta{AdditionalFields: map[string]any{"openai/visibility": "private"}}
+	s.AddTool(reset, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("the board is empty"), nil
+	})
 	s.AddResource(mcp.NewResource(uri, "board widget", mcp.WithMIMEType("text/html+skybridge")),
 		func(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "text/html+skybridge", Text: boardView,

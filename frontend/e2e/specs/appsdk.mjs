@@ -22,6 +22,10 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
       // board_add is widget-accessible and private: only for views.
       const addRow = page.getByTestId('tool-item-board_add').locator('xpath=..');
       await addRow.getByTestId('tool-badge-view-only').waitFor({ timeout: 5000 });
+      // board_reset is private: marked so, not "views only".
+      const resetRow = page.getByTestId('tool-item-board_reset').locator('xpath=..');
+      await resetRow.getByTestId('tool-badge-private').waitFor({ timeout: 5000 });
+      expect(await resetRow.getByTestId('tool-badge-view-only').count() === 0, 'a private tool is marked as for views');
       await page.getByTestId('tool-item-show_board').click();
       await fillField(page.getByTestId('tool-detail'), 'title', 'sprint');
       await page.getByTestId('tool-run').click();

@@ -29,7 +29,7 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
       const addRow = page.getByTestId('tool-item-counter_add').locator('xpath=..');
       await addRow.getByTestId('tool-badge-view-only').waitFor({ timeout: 5000 });
       expect(await page.getByTestId('tool-enabled-counter_add').isDisabled(), 'a view-only tool can be offered to models');
-      expect((await page.getByTestId('tools-token-estimate').innerText()).includes('2 tools only for views'), `estimate: ${await page.getByTestId('tools-token-estimate').innerText()}`);
+      expect((await page.getByTestId('tools-token-estimate').innerText()).includes('3 tools not offered to models'), `estimate: ${await page.getByTestId('tools-token-estimate').innerText()}`);
       await page.getByTestId('tool-item-show_counter').click();
       await fillField(page.getByTestId('tool-detail'), 'start', 5);
       await page.getByTestId('tool-run').click();

@@ -1740,9 +1740,10 @@ export interface ToolSelection {
   enabled: number;
   total: number;
   /**
-   * ViewOnly counts the tools whose visibility lacks "model" (MCP Apps):
-   * only their server's views may call them; they are never offered to a
-   * model, enabled or not, and count in neither Enabled nor the estimate.
+   * ViewOnly counts the tools whose visibility lacks "model" (MCP Apps,
+   * or the Apps SDK's private tools): only their server's views, or only
+   * the user, may call them; they are never offered to a model, enabled
+   * or not, and count in neither Enabled nor the estimate.
    */
   viewOnly: number;
   /**
