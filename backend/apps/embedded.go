@@ -49,20 +49,11 @@ func EmbeddedView(server string, e Embedded) (View, error) {
 	if !isUIURI(e.URI) {
 		return View{}, fmt.Errorf("%q is not a ui:// resource", e.URI)
 	}
-	body := e.Text
-	if e.Blob != "" {
-		if base64.StdEncoding.DecodedLen(len(e.Blob)) > MaxViewBytes+3 {
-			return View{}, fmt.Errorf("the UI %s is larger than %d MB", e.URI, MaxViewBytes>>20)
-		}
-		b, err := base64.StdEncoding.DecodeString(e.Blob)
-		if err != nil {
-			return View{}, fmt.Errorf("the UI %s is not valid base64: %w", e.URI, err)
-		}
-		body = string(b)
+	raw, err := bodyOf("the UI "+e.URI, e.Text, e.Blob, MaxViewBytes)
+	if err != nil {
+		return View{}, err
 	}
-	if len(body) > MaxViewBytes {
-		return View{}, fmt.Errorf("the UI %s is larger than %d MB", e.URI, MaxViewBytes>>20)
-	}
+	body := string(raw)
 	mt, params, err := mime.ParseMediaType(e.MIMEType)
 	if err != nil {
 		return View{}, fmt.Errorf("the UI %s has no valid type (%q)", e.URI, e.MIMEType)
@@ -116,18 +107,31 @@ const MaxFileBytes = 50 << 20
 // FileData is the bytes of a file a view offers (ui/download-file): its
 // text, or its base64 blob.
 func FileData(text, blob string) ([]byte, error) {
-	if blob == "" {
-		if len(text) > MaxFileBytes {
-			return nil, fmt.Errorf("the file is larger than %d MB", MaxFileBytes>>20)
+	return bodyOf("the file", text, blob, MaxFileBytes)
+}
+
+// bodyOf is the bytes of what (a resource's text, or its base64 blob), at
+// most limit. A resource that carries both is refused: which one counts
+// would be a guess, and the UI and Go could guess differently (what the
+// user is asked about must be what is shown).
+func bodyOf(what, text, blob string, limit int) ([]byte, error) {
+	switch {
+	case text != "" && blob != "":
+		return nil, fmt.Errorf("%s has both a text and a blob", what)
+	case blob == "":
+		if len(text) > limit {
+			return nil, fmt.Errorf("%s is larger than %d MB", what, limit>>20)
 		}
 		return []byte(text), nil
-	}
-	if base64.StdEncoding.DecodedLen(len(blob)) > MaxFileBytes+3 {
-		return nil, fmt.Errorf("the file is larger than %d MB", MaxFileBytes>>20)
+	case base64.StdEncoding.DecodedLen(len(blob)) > limit+3:
+		return nil, fmt.Errorf("%s is larger than %d MB", what, limit>>20)
 	}
 	b, err := base64.StdEncoding.DecodeString(blob)
 	if err != nil {
-		return nil, fmt.Errorf("the file is not valid base64: %w", err)
+		return nil, fmt.Errorf("%s is not valid base64: %w", what, err)
+	}
+	if len(b) > limit {
+		return nil, fmt.Errorf("%s is larger than %d MB", what, limit>>20)
 	}
 	return b, nil
 }

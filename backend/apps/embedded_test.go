@@ -55,6 +55,8 @@ func TestEmbeddedView(t *testing.T) {
 		{URI: "ui://page/5", MIMEType: "text/uri-list", Text: "https://*/"},
 		{URI: "ui://card/3", MIMEType: "image/svg+xml", Text: "<svg/>"},
 		{URI: "ui://card/4", MIMEType: "text/html", Blob: "%%%"},
+		// Both: the user could be asked about one address and shown the other.
+		{URI: "ui://page/6", MIMEType: "text/uri-list", Text: "https://good.example/", Blob: base64.StdEncoding.EncodeToString([]byte("https://evil.example/"))},
 	} {
 		if v, err := EmbeddedView("s", bad); err == nil {
 			t.Errorf("%+v was accepted as %+v", bad, v)

@@ -3,7 +3,6 @@ package apps
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -139,12 +138,9 @@ func viewOf(server, uri string, res *mcp.ReadResourceResult) (View, error) {
 		if c.URI != "" && c.URI != uri {
 			return View{}, fmt.Errorf("asked for the view %s, the server sent %s", uri, c.URI)
 		}
-		if base64.StdEncoding.DecodedLen(len(c.Blob)) > MaxViewBytes+3 {
-			return View{}, fmt.Errorf("the view %s is larger than %d MB", uri, MaxViewBytes>>20)
-		}
-		b, err := base64.StdEncoding.DecodeString(c.Blob)
+		b, err := bodyOf("the view "+uri, "", c.Blob, MaxViewBytes)
 		if err != nil {
-			return View{}, fmt.Errorf("the view %s is not valid base64: %w", uri, err)
+			return View{}, err
 		}
 		mimeType, html, meta = c.MIMEType, string(b), c.Meta
 	default:

@@ -44,6 +44,7 @@ describe('MCP-UI', () => {
     expect(firstURL(uiResourcesOf(result)[1])?.host).toBe('a.example');
     expect(firstURL({ uri: 'ui://p', mimeType: 'text/uri-list', text: '# c\njavascript:alert(1)\nhttps://b.example/' })).toBeNull();
     expect(uiResourcesOf(undefined)).toEqual([]);
+    expect(firstURL({ uri: 'ui://p', mimeType: 'text/uri-list', text: 'https://good.example/', blob: btoa('https://evil.example/') })).toBeNull();
     expect(speaksMcpApps({ uri: 'ui://a', mimeType: 'text/html;profile=mcp-app' })).toBe(true);
     expect(speaksMcpApps({ uri: 'ui://a', mimeType: 'text/html; profile="mcp-app"' })).toBe(true);
     expect(speaksMcpApps({ uri: 'ui://a', mimeType: 'text/html' })).toBe(false);

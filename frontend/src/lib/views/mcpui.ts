@@ -47,6 +47,8 @@ export function speaksMcpApps(r: UIResource): boolean {
 
 /** firstURL is the first address of a text/uri-list resource when it is http(s) (as Go checks it again). */
 export function firstURL(r: UIResource): URL | null {
+  // Both a text and a blob: Go refuses it (which one counts would be a guess).
+  if (r.text && r.blob) return null;
   let body = r.text ?? '';
   if (!body && r.blob) {
     try {
