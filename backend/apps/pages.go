@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"mcpdesk/backend/store"
 	"mcpdesk/backend/websec"
 )
 
@@ -121,8 +123,9 @@ func (ps *Pages) ShowsExternal(origin websec.Origin) bool {
 	return false
 }
 
-// MaxViewStorage bounds what a view keeps in its localStorage.
-const MaxViewStorage = 64 << 10
+// MaxViewStorage bounds what a view keeps in its localStorage (what the
+// store keeps with a tool call: the same limit).
+const MaxViewStorage = store.MaxViewStorage
 
 // CleanStorage checks a view's storage: a JSON object of strings, at most
 // MaxViewStorage; it returns it as json.Marshal writes it (so nothing in it
@@ -139,23 +142,25 @@ func CleanStorage(items string) (string, error) {
 	return string(b), nil
 }
 
+// ErrNoPage is returned for a page that is not (or no longer) shown.
+var ErrNoPage = errors.New("no such page")
+
 // SetStorage gives the page named token the storage its view kept when it
-// was last shown, before the page is loaded; false when there is no such
-// page or the storage is not a JSON object of strings within the limit.
-func (ps *Pages) SetStorage(token, items string) bool {
+// was last shown, before the page is loaded (checked by CleanStorage).
+func (ps *Pages) SetStorage(token, items string) error {
 	clean, err := CleanStorage(items)
 	if err != nil {
-		return false
+		return err
 	}
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	p, ok := ps.m[token]
 	if !ok {
-		return false
+		return ErrNoPage
 	}
 	p.storage = clean
 	ps.m[token] = p
-	return true
+	return nil
 }
 
 // Len is how many pages are kept.

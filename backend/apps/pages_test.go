@@ -2,6 +2,7 @@ package apps
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -143,8 +144,8 @@ func TestAllowOf(t *testing.T) {
 func TestPageStorage(t *testing.T) {
 	ps := NewPages()
 	p := ps.Add(View{Server: "s", URI: "ui://a/v", Kind: KindApp, HTML: "<p>v", Policy: Build(nil)})
-	if !ps.SetStorage(p.Token, `{"note":"</script><script>alert(1)</script>"}`) {
-		t.Fatal("storage refused")
+	if err := ps.SetStorage(p.Token, `{"note":"</script><script>alert(1)</script>"}`); err != nil {
+		t.Fatal(err)
 	}
 	got, _ := ps.Get(p.Token)
 	html := withMeta(got.html, got.CSP, got.Kind, got.storage)
@@ -152,11 +153,11 @@ func TestPageStorage(t *testing.T) {
 		t.Errorf("the storage could end its script element: %s", html)
 	}
 	for _, bad := range []string{`[]`, `{"a":1}`, `null`, `not json`, `{"a":"` + strings.Repeat("x", MaxViewStorage) + `"}`} {
-		if ps.SetStorage(p.Token, bad) {
+		if ps.SetStorage(p.Token, bad) == nil {
 			t.Errorf("storage %.30q accepted", bad)
 		}
 	}
-	if ps.SetStorage("no-such-page", `{}`) {
-		t.Error("storage given to a page that does not exist")
+	if err := ps.SetStorage("no-such-page", `{}`); !errors.Is(err, ErrNoPage) {
+		t.Errorf("storage given to a page that does not exist: %v", err)
 	}
 }

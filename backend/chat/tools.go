@@ -113,17 +113,9 @@ func (e *Engine) offer(s store.ConversationSettings) offer {
 			if !apps.UIOf(t).ForModel() {
 				continue // an MCP Apps tool only its view may call (issue 15)
 			}
-			def := trust.DefinitionOf(t)
-			hash := def.Hash()
-			o := &offeredTool{
-				OfferedTool: OfferedTool{
-					Name: name, Server: id, Tool: t.Name, Title: toolTitle(t), Description: t.Description,
-					Annotations: annotations(t.Annotations), Warnings: e.inspections.Inspect(inspector, def, hash),
-				},
-				schema: inputSchema(t),
-				def:    def, hash: hash, facts: facts, identity: identity,
-				viewURI: apps.UIOf(t).ResourceURI,
-			}
+			o := describeTool(id, t, facts, identity)
+			o.Name, o.viewURI = name, apps.UIOf(t).ResourceURI
+			o.Warnings = e.inspections.Inspect(inspector, o.def, o.hash)
 			off.byName[name] = o
 			desc := t.Description
 			if desc == "" {
@@ -133,6 +125,17 @@ func (e *Engine) offer(s store.ConversationSettings) offer {
 		}
 	}
 	return off
+}
+
+// describeTool is tool t of server id as approvals and their pins (SPEC
+// G1) need it: its definition and hash, and the server's identity.
+func describeTool(id string, t mcp.Tool, facts mcpconfig.IdentityFacts, identity string) *offeredTool {
+	def := trust.DefinitionOf(t)
+	return &offeredTool{
+		OfferedTool: OfferedTool{Server: id, Tool: t.Name, Title: toolTitle(t), Description: t.Description, Annotations: annotations(t.Annotations)},
+		schema:      inputSchema(t),
+		def:         def, hash: def.Hash(), facts: facts, identity: identity,
+	}
 }
 
 func toolTitle(t mcp.Tool) string {

@@ -5,7 +5,6 @@ import (
 
 	"mcpdesk/backend/mcppool"
 	"mcpdesk/backend/store"
-	"mcpdesk/backend/trust"
 	"mcpdesk/backend/usererr"
 )
 
@@ -68,16 +67,10 @@ func (e *Engine) viewTool(server, tool string) (*offeredTool, bool) {
 			return nil, false
 		}
 		for _, t := range tools {
-			if t.Name != tool {
-				continue
+			if t.Name == tool {
+				facts := st.Config.Facts()
+				return describeTool(server, t, facts, facts.Hash()), true
 			}
-			def := trust.DefinitionOf(t)
-			facts := st.Config.Facts()
-			return &offeredTool{
-				OfferedTool: OfferedTool{Server: server, Tool: t.Name, Title: toolTitle(t), Description: t.Description, Annotations: annotations(t.Annotations)},
-				schema:      inputSchema(t),
-				def:         def, hash: def.Hash(), facts: facts, identity: facts.Hash(),
-			}, true
 		}
 	}
 	return nil, false

@@ -197,14 +197,11 @@ func (s *MCPPool) auditView(req ToolCallRequest, res *mcp.CallToolResult, took t
 // when it was last shown (in chat, kept with its tool call), before the
 // page is framed: a JSON object of strings, at most apps.MaxViewStorage.
 func (s *MCPPool) SetViewStorage(token, items string) error {
-	if _, ok := s.pool.ViewPages().Get(token); !ok {
+	err := s.pool.ViewPages().SetStorage(token, items)
+	if errors.Is(err, apps.ErrNoPage) {
 		return usererr.New(usererr.ViewGone, nil)
 	}
-	if _, err := apps.CleanStorage(items); err != nil {
-		return err
-	}
-	s.pool.ViewPages().SetStorage(token, items)
-	return nil
+	return err
 }
 
 // ViewFile is a file a view offers for download (ui/download-file): one

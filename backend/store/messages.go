@@ -165,8 +165,7 @@ func (s *Store) SetWidgetState(ctx context.Context, conversationID, messageID in
 	return s.editViewCall(ctx, conversationID, messageID, callID, func(c *ToolCall) { c.WidgetState = state })
 }
 
-// MaxViewStorage bounds what a view keeps in its localStorage (as
-// apps.MaxViewStorage).
+// MaxViewStorage bounds what a view keeps in its localStorage.
 const MaxViewStorage = 64 << 10
 
 // ErrViewStorage is returned for a view's storage that is not a JSON
