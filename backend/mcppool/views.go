@@ -107,6 +107,13 @@ func (p *Pool) logView(page apps.Page, toView bool, payload string) {
 	if msg.Method == "" && msg.Type != "" && len(msg.ID) == 0 {
 		msg.Method, msg.ID = msg.Type, msg.MessageID
 	}
+	// The view names its messages: a name, not a payload, in the list.
+	if len(msg.Method) > maxViewMethod {
+		msg.Method = strings.ToValidUTF8(msg.Method[:maxViewMethod], "") + "…"
+	}
+	if len(msg.ID) > maxViewMethod {
+		msg.ID = json.RawMessage(strings.ToValidUTF8(string(msg.ID[:maxViewMethod]), ""))
+	}
 	kind := events.KindNotification
 	switch {
 	case msg.Method != "" && len(msg.ID) > 0:
@@ -126,6 +133,10 @@ func (p *Pool) logView(page apps.Page, toView bool, payload string) {
 	p.log.Add(events.RPCEntry{Server: page.Server, Time: time.Now().UnixMilli(), Direction: dir, Kind: kind,
 		Method: msg.Method, ID: strings.Trim(string(msg.ID), `"`), Payload: payload})
 }
+
+// maxViewMethod bounds the method name and id of a view's message as the
+// logger lists them (the whole message is in its payload, cut as any).
+const maxViewMethod = 200
 
 // logViewBlocked notes something MCP Desk refused a view.
 func (p *Pool) logViewBlocked(server, what, why string) {

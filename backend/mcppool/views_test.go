@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"mcpdesk/backend/apps"
 	"mcpdesk/backend/events"
@@ -314,4 +315,30 @@ func TestSaveViewFile(t *testing.T) {
 	if _, err := svc.SaveViewFile(page.Token, ViewFile{URI: "ui://x/y.txt", Text: "no"}); !errors.As(err, &ue) || ue.Code != usererr.ViewGone {
 		t.Errorf("a gone view: %v", err)
 	}
+}
+
+// A view's message names itself: the logger lists a bounded name.
+func TestViewMessageNamesAreBounded(t *testing.T) {
+	p, _ := newTestPool(t, stdioServer("apps", "--apps"))
+	waitState(t, p, "apps", events.StateConnected, 15*time.Second)
+	svc := NewService(p, nil)
+	page, err := svc.OpenView("apps", "ui://counter/view.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("é", 500)
+	svc.LogViewMessage(page.Token, false, `{"type":"`+long+`","messageId":"`+long+`"}`)
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, e := range p.Log().Entries() {
+			if e.Direction == events.ViewToHost && strings.HasPrefix(e.Method, "éé") {
+				if len(e.Method) > maxViewMethod+len("…") || len(e.ID) > maxViewMethod || !utf8.ValidString(e.Method) || !utf8.ValidString(e.ID) {
+					t.Fatalf("listed as %d bytes (id %d)", len(e.Method), len(e.ID))
+				}
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("the message was not logged")
 }
