@@ -1,14 +1,14 @@
 package apps
 
 import (
+	_ "embed"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"mime"
 	"net/url"
+	"regexp"
 	"strings"
-
-	"mcpdesk/backend/usererr"
 )
 
 // MCP-UI (issue 15): a tool's result may embed ui:// resources of its own
@@ -18,20 +18,47 @@ import (
 // domains), and speak MCP-UI's message protocol ({type, payload,
 // messageId}) with the app; an external page is framed only after the
 // user allowed its host, and runs on an opaque origin like every view.
+//
+// A remote-DOM script runs in that sandbox too, after MCP Desk's remote-DOM
+// runtime (@remote-dom/core, bundled from frontend/src/lib/views/remote/
+// sandbox.ts): it builds its UI from MCP-UI's ui-* elements, the runtime
+// sends each change of that tree to the app as data, and the app draws it
+// with components of its own (views/remote/RemoteNode.svelte). The app
+// never runs the script's code and never puts its markup in the app's DOM.
 
 // What an embedded resource is shown as.
 const (
-	KindUIHTML = "mcp-ui"
-	KindUIURL  = "mcp-ui-url"
+	KindUIHTML   = "mcp-ui"
+	KindUIURL    = "mcp-ui-url"
+	KindUIRemote = "mcp-ui-remote"
 )
 
 // RemoteDOMType is the type of MCP-UI's remote-DOM scripts (with a
-// framework parameter), which MCP Desk does not render.
+// framework parameter: react or webcomponents, which only says how
+// MCP-UI's own client drew the tree; MCP Desk draws both alike).
 const RemoteDOMType = "application/vnd.mcp-ui.remote-dom"
 
-// ErrRemoteDOM is returned for a remote-DOM resource (MCP-UI's own SDKs
-// dropped remote DOM for MCP Apps views in version 6).
-var ErrRemoteDOM = usererr.New(usererr.ViewRemoteDOM, nil)
+// remoteDOMScript is the remote side of remote DOM, run in the sandbox
+// before the server's script (npm run bundle:remote-dom writes it; the
+// bindings test layer checks it is up to date).
+//
+//go:embed remotedom/remotedom.js
+var remoteDOMScript string
+
+// scriptBreak finds what would end a script element early, or put the
+// HTML parser into a state where its end tag is not seen.
+var scriptBreak = regexp.MustCompile(`(?i)</script|<!--`)
+
+// remoteDocument is the sandbox document of a remote-DOM script: the
+// runtime, then the script as MCP-UI ran it (a function of root, the
+// element it builds in). Where the script's text holds "</script" or
+// "<!--" the "<" is written \x3C, which means "<" in a string, template or
+// regular expression, the only places either can stand in a script.
+func remoteDocument(code string) string {
+	code = scriptBreak.ReplaceAllStringFunc(code, func(s string) string { return `\x3C` + s[1:] })
+	return `<!doctype html><html><head><meta charset="utf-8"></head><body><script>` + remoteDOMScript +
+		"</script><script>(function (root) {\n" + code + "\n})(document.getElementById('root'));</script></body></html>"
+}
 
 // Embedded is a ui:// resource embedded in a tool's result (its text, or
 // its base64 blob).
@@ -73,9 +100,9 @@ func EmbeddedView(server string, e Embedded) (View, error) {
 		o, _ := origin(u.Scheme + "://" + u.Host)
 		v.Kind, v.URL, v.Policy = KindUIURL, u.String(), Build(&CSP{FrameDomains: []string{o}})
 	case strings.HasPrefix(mt, RemoteDOMType):
-		return View{}, ErrRemoteDOM
+		v.Kind, v.HTML, v.Policy = KindUIRemote, remoteDocument(body), Build(nil)
 	default:
-		return View{}, fmt.Errorf("the UI %s is %q, not text/html or text/uri-list", e.URI, e.MIMEType)
+		return View{}, fmt.Errorf("the UI %s is %q, not text/html, text/uri-list or remote DOM", e.URI, e.MIMEType)
 	}
 	v.Hash = hashOf(body)
 	return v, nil

@@ -2,7 +2,6 @@ package apps
 
 import (
 	"encoding/base64"
-	"errors"
 	"strings"
 	"testing"
 )
@@ -62,8 +61,36 @@ func TestEmbeddedView(t *testing.T) {
 			t.Errorf("%+v was accepted as %+v", bad, v)
 		}
 	}
-	if _, err := EmbeddedView("s", Embedded{URI: "ui://dom/1", MIMEType: "application/vnd.mcp-ui.remote-dom+javascript; framework=react", Text: "x"}); !errors.Is(err, ErrRemoteDOM) {
-		t.Errorf("remote DOM: %v", err)
+}
+
+// A remote-DOM script runs in the sandbox after the runtime, as a function
+// of root; nothing in it can end its script element or hide the end tag.
+func TestRemoteDOMView(t *testing.T) {
+	code := "const b = document.createElement('ui-button');\nb.setAttribute('label', '</SCRIPT><script>alert(1)</script> <!-- x');\nroot.appendChild(b);"
+	for _, mt := range []string{"application/vnd.mcp-ui.remote-dom+javascript; framework=react", "application/vnd.mcp-ui.remote-dom+javascript; framework=webcomponents"} {
+		v, err := EmbeddedView("s", Embedded{URI: "ui://dom/1", MIMEType: mt, Text: code})
+		if err != nil {
+			t.Fatalf("%s: %v", mt, err)
+		}
+		if v.Kind != KindUIRemote || v.Policy.Header != Build(nil).Header || v.Hash != hashOf(code) {
+			t.Errorf("%s: kind %q, policy %q, hash %s", mt, v.Kind, v.Policy.Header, v.Hash)
+		}
+		runtime := strings.Index(v.HTML, remoteDOMScript)
+		script := strings.Index(v.HTML, "(function (root) {")
+		if len(remoteDOMScript) < 1000 || runtime < 0 || script < runtime {
+			t.Fatalf("the runtime must come first, then the script: %q", v.HTML[:200])
+		}
+		body := v.HTML[script:]
+		if n := strings.Count(strings.ToLower(body), "</script"); n != 1 {
+			t.Errorf("the script can end its element (%d end tags): %s", n, body)
+		}
+		if strings.Contains(body, "<!--") || !strings.Contains(body, `'\x3C/SCRIPT><script>alert(1)\x3C/script> \x3C!-- x'`) {
+			t.Errorf("the script's text: %s", body)
+		}
+	}
+	// The bundle itself holds neither.
+	if strings.Contains(strings.ToLower(remoteDOMScript), "</script") || strings.Contains(remoteDOMScript, "<!--") {
+		t.Error("the runtime holds </script or <!--")
 	}
 }
 

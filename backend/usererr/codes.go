@@ -32,7 +32,6 @@ const (
 	ViewNeedsApproval    Code = "view.needsApproval"
 	ViewDeclinedByPolicy Code = "view.declinedByPolicy"
 	// An MCP-UI remote-DOM resource, which is not rendered.
-	ViewRemoteDOM Code = "view.remoteDOM"
 
 	// A chat turn the user starts (ChatService).
 	ChatBusy            Code = "chat.busy"
@@ -154,7 +153,6 @@ var registry = map[Code]string{
 	ViewNoSuchTool:       `the view asked for tool "{tool}", which server "{server}" does not offer`,
 	ViewToolNotForApp:    `the view asked for tool "{tool}" of server "{server}", which the server does not offer to views (its visibility lacks "app")`,
 	ViewNeedsApproval:    `the view's call of "{tool}" on server "{server}" needs your approval`,
-	ViewRemoteDOM:        `remote-DOM UI (application/vnd.mcp-ui.remote-dom) is not rendered by MCP Desk: MCP-UI itself moved to MCP Apps views in version 6; the result's text is shown instead`,
 	ViewDeclinedByPolicy: `your approval policy refuses "{tool}" of server "{server}" without asking (see Tool approvals in Settings)`,
 
 	ChatBusy:            `a reply is still running in this conversation; stop it or wait for it to finish`,

@@ -4,7 +4,8 @@
 #             servers, real SQLite, the real keychain under dbus-run-session),
 #             fuzz seed corpora
 #   frontend  svelte-check and vitest component tests
-#   bindings  regenerated Wails bindings must match the committed ones
+#   bindings  regenerated Wails bindings, the Go↔UI contract and the
+#             remote-DOM sandbox runtime must match the committed ones
 #   conformance  the official MCP conformance suite's client scenarios for
 #             2025-11-25 and 2026-07-28, mcpdesk inspect as the client
 #   e2e       Playwright in Debian's Chromium against the dev-tag binary
@@ -82,7 +83,13 @@ layer_bindings() {
     echo "frontend/src/lib/api/generated is stale: run 'make contract' and commit it"
     return 1
   fi
-  count 2
+  step "the remote-DOM sandbox runtime is up to date"
+  (cd frontend && npm run -s bundle:remote-dom >/dev/null)
+  if ! git diff --exit-code --stat -- backend/apps/remotedom; then
+    echo "backend/apps/remotedom is stale: run 'cd frontend && npm run bundle:remote-dom' and commit it"
+    return 1
+  fi
+  count 3
 }
 
 layer_conformance() {

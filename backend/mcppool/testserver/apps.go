@@ -17,7 +17,7 @@ import (
 // (show_board, text/html+skybridge, driven through window.openai) with a
 // tool only widgets may call (board_add) — and MCP-UI resources embedded
 // in results (show_card: raw HTML that uses every UI action; show_page: an
-// external page).
+// external page; show_remote_dom: a remote-DOM script).
 
 //go:embed views/counter.html
 var counterView string
@@ -30,6 +30,9 @@ var boardView string
 
 //go:embed views/card.html
 var cardView string
+
+//go:embed views/remote.js
+var remoteDOMView string
 
 const appMIME = "text/html;profile=mcp-app"
 
@@ -164,14 +167,14 @@ func addCards(s *server.MCPServer) {
 		return r, nil
 	})
 	dom := mcp.NewTool("show_remote_dom",
-		mcp.WithDescription("Returns an MCP-UI remote-DOM script (which MCP Desk does not render)."),
+		mcp.WithDescription("Returns an MCP-UI remote-DOM card: a script that builds its UI from ui-* elements and acts through MCP-UI messages."),
 		mcp.WithReadOnlyHintAnnotation(true),
 	)
 	s.AddTool(dom, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		r := mcp.NewToolResultText("a remote-DOM card")
 		r.Content = append(r.Content, mcp.NewEmbeddedResource(mcp.TextResourceContents{URI: "ui://dom/1",
 			MIMEType: "application/vnd.mcp-ui.remote-dom+javascript; framework=react",
-			Text:     "const b = document.createElement('ui-button'); b.setAttribute('label', 'Hi'); root.appendChild(b);"}))
+			Text:     remoteDOMView}))
 		return r, nil
 	})
 	page := mcp.NewTool("show_page",

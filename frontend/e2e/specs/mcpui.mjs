@@ -6,7 +6,9 @@
 // intent → a message; link → the system browser after asking; notify →
 // the logger); it reaches neither the app nor its storage. show_page
 // returns an external page (text/uri-list), framed only after the user
-// allows its host. In chat, a card's prompt becomes the next turn.
+// allows its host. show_remote_dom returns a remote-DOM script: it runs
+// in the sandbox out of sight, and the app draws the tree it builds with
+// its own components. In chat, a card's prompt becomes the next turn.
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 
@@ -101,19 +103,57 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
     } finally { await app.stop(); }
   });
 
-  test('mcp-ui: a remote-DOM resource is not run, and the result says why', async () => {
+  test('mcp-ui: a remote-DOM script runs in the sandbox, and the app draws its tree with its own components', async () => {
     const app = await startApp('mcpui-dom', { mcpServers: { apps: { command: testServer, args: ['--apps'] } } });
     try {
-      const { page, errors } = await openPage(app);
+      const { page, errors } = await openPage(app, { colorScheme: 'light' });
       await waitConnected(page, app, 'apps');
       await page.getByTestId('nav-tools').click();
       await page.getByTestId('tools-server-select').selectOption('apps');
       await page.getByTestId('tool-item-show_remote_dom').click();
       await page.getByTestId('tool-run').click();
-      const problem = page.getByTestId('view-error');
-      await problem.waitFor({ timeout: 15000 });
-      expect((await problem.innerText()).includes('Remote-DOM UI (application/vnd.mcp-ui.remote-dom) is not rendered'), `the message: ${await problem.innerText()}`);
-      expect(await page.getByTestId('view-frame').count() === 0, 'a remote-DOM resource was framed');
+      const ui = page.getByTestId('view-remote');
+      await ui.getByTestId('remote-text').filter({ hasText: 'presses 0' }).waitFor({ timeout: 15000 });
+      expect((await page.getByTestId('view').getAttribute('data-kind')) === 'mcp-ui-remote', 'not shown as a remote-DOM UI');
+      // The script's markup is text in the app, and its frame is out of sight.
+      expect((await ui.getByTestId('remote-text').first().innerText()).includes('<img src=x onerror=alert(1)>'), 'the title is not drawn as text');
+      expect(await ui.locator('img').count() === 0, 'an image the UI does not carry was drawn');
+      expect((await ui.getByTestId('remote-image-blocked').innerText()).includes('tracker.example'), 'the blocked image does not name its host');
+      expect(!(await page.getByTestId('view-frame').isVisible()), 'the sandbox frame is visible');
+
+      // A press runs the script's listener in the sandbox; its change comes back.
+      const status = ui.getByTestId('remote-text').nth(2);
+      await ui.getByTestId('remote-button').filter({ hasText: 'Press' }).click();
+      await ui.getByTestId('remote-text').filter({ hasText: 'presses 1' }).waitFor({ timeout: 5000 });
+
+      // tool: asked first, then run on the UI's server; the answer reaches the script.
+      await ui.getByTestId('remote-button').filter({ hasText: 'Vote' }).click();
+      const dialog = page.getByTestId('confirm-dialog');
+      await dialog.waitFor({ timeout: 5000 });
+      expect((await dialog.innerText()).includes('card_vote'), `the approval does not name the tool: ${await dialog.innerText()}`);
+      await page.getByTestId('confirm-ok').click();
+      await status.filter({ hasText: 'voted: remote' }).waitFor({ timeout: 10000 });
+
+      // prompt: kept for the developer in the Tools tab.
+      await ui.getByTestId('remote-button').filter({ hasText: 'Ask' }).click();
+      await page.getByTestId('view-message').filter({ hasText: 'What does the remote card say?' }).waitFor({ timeout: 5000 });
+
+      // The script reaches neither the app's page, nor its bindings, nor the network.
+      await ui.getByTestId('remote-button').filter({ hasText: 'Probe' }).click();
+      await status.filter({ hasText: 'parent:blocked go:blocked fetch:blocked' }).waitFor({ timeout: 10000 });
+      await page.getByTestId('view').screenshot({ path: join(shots, 'view-mcpui-remote-dom.png') });
+      // The emulator's theme reaches the app's components that draw the tree.
+      await page.getByTestId('view-emulator-theme').selectOption('dark');
+      await page.locator('[data-testid="view-remote"][data-theme="dark"]').waitFor({ timeout: 5000 });
+      const bg = await ui.evaluate((el) => getComputedStyle(el).backgroundColor);
+      expect(bg === 'rgb(20, 20, 23)', `the tree is not drawn in the dark theme: ${bg}`);
+
+      const log = await rpc(page);
+      const lane = log.filter((e) => e.server === 'apps' && e.direction === 'view-in').map((e) => e.method);
+      for (const m of ['mcpdesk/remote-dom/mutate', 'tool', 'prompt']) expect(lane.includes(m), `no ${m} from the UI in the logger: ${lane.join(', ')}`);
+      const out = log.filter((e) => e.server === 'apps' && e.direction === 'view-out').map((e) => e.method);
+      expect(out.includes('mcpdesk/remote-dom/call'), `no press to the UI in the logger: ${out.join(', ')}`);
+      expect(log.some((e) => e.note === 'viewOpened' && e.payload.includes('"kind":"mcp-ui-remote"') && e.payload.includes("connect-src 'none'")), 'the UI\'s policy is not logged');
       expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
     } finally { await app.stop(); }
   });

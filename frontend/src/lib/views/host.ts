@@ -61,6 +61,11 @@ export interface ViewHandlers {
   downloadFile?(files: { uri: string; mimeType?: string; text?: string; blob?: string }[]): Promise<boolean>;
   /** The view's localStorage changed (mcpdesk/storage, from MCP Desk's storage script): all its items. */
   storage?(items: Record<string, string>): void;
+  /**
+   * An MCP-UI remote-DOM UI's tree changed (McpUiHost.remote); with why, it
+   * was refused and the host takes no more of it.
+   */
+  remoteChanged?(why?: string): void;
   /** An Apps SDK widget saves its state (mcpdesk/widget-state, from window.openai.setWidgetState). */
   widgetState?(state: unknown): Promise<void>;
   /** Sets the display mode if it can and returns the one in effect. */

@@ -33,8 +33,12 @@ const MAP: readonly [standard: string, ours: string][] = [
 
 const cache = new Map<string, Record<string, string>>();
 
-/** hostStyleVariables returns the standard variables for theme (empty when the stylesheet cannot be read). */
-export function hostStyleVariables(theme: 'light' | 'dark'): Record<string, string> {
+/**
+ * themeVariables returns every variable the app's stylesheet sets for theme
+ * (its own names): what MCP Desk's components need to draw in a theme the
+ * app is not showing (a remote-DOM UI under the emulator's theme).
+ */
+export function themeVariables(theme: 'light' | 'dark'): Record<string, string> {
   const hit = cache.get(theme);
   if (hit) return hit;
   const light: Record<string, string> = {};
@@ -51,15 +55,20 @@ export function hostStyleVariables(theme: 'light' | 'dark'): Record<string, stri
       const sel = r.selectorText.replace(/'/g, '"').replace(/\s+/g, '');
       const into = sel === ':root' ? light : sel === ':root[data-theme="dark"]' ? dark : null;
       if (!into) continue;
-      for (const [, ours] of MAP) {
-        const v = r.style.getPropertyValue(ours).trim();
-        if (v) into[ours] = v;
+      for (const name of Array.from(r.style)) {
+        if (name.startsWith('--')) into[name] = r.style.getPropertyValue(name).trim();
       }
     }
   }
   const values = theme === 'dark' ? { ...light, ...dark } : light;
+  if (Object.keys(values).length > 0) cache.set(theme, values);
+  return values;
+}
+
+/** hostStyleVariables returns the standard variables for theme (empty when the stylesheet cannot be read). */
+export function hostStyleVariables(theme: 'light' | 'dark'): Record<string, string> {
+  const values = themeVariables(theme);
   const out: Record<string, string> = {};
   for (const [standard, ours] of MAP) if (values[ours]) out[standard] = values[ours];
-  if (Object.keys(out).length > 0) cache.set(theme, out);
   return out;
 }

@@ -3,7 +3,7 @@ import type { CallToolResult } from '../api';
 import type { ViewHandlers } from './host';
 import { McpUiHost, firstURL, speaksMcpApps, uiResourcesOf } from './mcpui';
 
-function setup(over: Partial<ViewHandlers> = {}) {
+function setup(over: Partial<ViewHandlers> = {}, remote = false) {
   const sent: Record<string, unknown>[] = [];
   const win = { postMessage: (m: Record<string, unknown>) => sent.push(m) } as unknown as Window;
   const blocked: [string, string][] = [];
@@ -21,7 +21,7 @@ function setup(over: Partial<ViewHandlers> = {}) {
     blocked: (what, why) => blocked.push([what, why]),
     ...over,
   };
-  const host = new McpUiHost({ target: () => win, hostInfo: { name: 'MCP Desk', version: 't' }, context: { theme: 'light', locale: 'en' }, handlers });
+  const host = new McpUiHost({ target: () => win, hostInfo: { name: 'MCP Desk', version: 't' }, context: { theme: 'light', locale: 'en' }, handlers }, remote);
   const from = (data: unknown, source: unknown = win) => host.onMessage({ source, data } as MessageEvent);
   const settle = () => new Promise((r) => setTimeout(r, 0));
   const response = (id: string) => sent.find((m) => m.type === 'ui-message-response' && m.messageId === id)?.payload as Record<string, unknown> | undefined;
@@ -101,5 +101,25 @@ describe('MCP-UI', () => {
     expect(s.response('e1')?.error).toMatch(/does not take eval/);
     expect(s.sent.some((m) => m.messageId === 'x1')).toBe(false);
     expect(s.blocked.map((b) => b[0]).sort()).toEqual(['eval', 'link', 'message', 'tool']);
+  });
+
+  it('takes a remote-DOM tree only from a remote-DOM UI, and no more of it once a batch was refused', () => {
+    const changed: (string | undefined)[] = [];
+    const mutate = (records: unknown) => ({ jsonrpc: '2.0', method: 'mcpdesk/remote-dom/mutate', params: { records } });
+    const text = { id: '1', type: 1, element: 'ui-text', attributes: { content: 'hi' }, children: [] };
+
+    const html = setup({ remoteChanged: (why) => changed.push(why) });
+    html.from(mutate([[0, '~', text, 0]]));
+    expect(html.host.remote).toBeNull();
+    expect(html.blocked).toEqual([['mcpdesk/remote-dom/mutate', 'the UI is not a remote-DOM UI']]);
+
+    const s = setup({ remoteChanged: (why) => changed.push(why) }, true);
+    s.from(mutate([[0, '~', text, 0]]));
+    expect(s.host.remote?.size).toBe(1);
+    s.from(mutate([[0, '~', { ...text, id: '2', element: 'x y' }, 1]]));
+    s.from(mutate([[0, '~', { ...text, id: '3' }, 1]]));
+    expect(s.host.remote?.size).toBe(1);
+    expect(changed).toEqual([undefined, 'an element needs a tag name']);
+    expect(s.blocked).toEqual([['mcpdesk/remote-dom/mutate', 'an element needs a tag name']]);
   });
 });

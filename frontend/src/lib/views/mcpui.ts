@@ -6,9 +6,16 @@
 // same consent, Go checks and audit): tool → tools/call, prompt and intent
 // → a follow-up message after consent, link → open a link after consent,
 // notify → the logger. Everything from the frame is hostile and checked.
+//
+// A remote-DOM UI (application/vnd.mcp-ui.remote-dom) runs its script in
+// the sandbox, out of sight; the tree it builds comes here as mutations
+// (remote/sandbox.ts) and is drawn by the app's own components
+// (remote/RemoteNode.svelte). Its actions arrive as any MCP-UI frame's do.
 
 import type { CallToolResult } from '../api';
 import { admit, isWebURL, type ContentBlock, type HostContext, type ViewHostOptions } from './host';
+import { CALL, MUTATE } from './remote/elements';
+import { RemoteTree } from './remote/tree';
 
 /** A ui:// resource in a tool's result that MCP-UI renders. */
 export interface UIResource {
@@ -43,6 +50,11 @@ export function uiResourcesOf(result: CallToolResult | undefined | null): UIReso
 export function speaksMcpApps(r: UIResource): boolean {
   const [type, ...params] = r.mimeType.toLowerCase().split(';').map((x) => x.trim());
   return type === 'text/html' && params.some((p) => p.replace(/\s+/g, '').replace(/"/g, '') === 'profile=mcp-app');
+}
+
+/** isRemoteDOM: a remote-DOM script (MCP-UI 5), whose tree the app draws. */
+export function isRemoteDOM(r: UIResource): boolean {
+  return r.mimeType.split(';')[0].trim().toLowerCase().startsWith('application/vnd.mcp-ui.remote-dom');
 }
 
 /** firstURL is the first address of a text/uri-list resource when it is http(s) (as Go checks it again). */
@@ -83,10 +95,15 @@ export class McpUiHost {
   #result: CallToolResult | undefined;
   #ready = false;
   #closed = false;
+  /** A remote-DOM UI's tree (null for other UIs); once refused, it takes no more. */
+  readonly remote: RemoteTree | null;
+  #remoteStopped = false;
 
-  constructor(o: ViewHostOptions) {
+  /** remote: the frame runs a remote-DOM script, whose tree comes as mutations. */
+  constructor(o: ViewHostOptions, remote = false) {
     this.#o = o;
     this.#context = { ...o.context };
+    this.remote = remote ? new RemoteTree((fn, args) => this.#post({ jsonrpc: '2.0', method: CALL, params: { fn, args } })) : null;
   }
 
   get initialized(): boolean {
@@ -102,6 +119,18 @@ export class McpUiHost {
     if (isObject(msg) && msg.jsonrpc === '2.0' && msg.method === 'mcpdesk/storage') {
       const items = isObject(msg.params) ? msg.params.items : undefined;
       if (isObject(items) && Object.values(items).every((v) => typeof v === 'string')) h.storage?.(items as Record<string, string>);
+      return;
+    }
+    if (isObject(msg) && msg.jsonrpc === '2.0' && msg.method === MUTATE) {
+      h.record(false, msg);
+      if (!this.remote) return h.blocked(MUTATE, 'the UI is not a remote-DOM UI');
+      if (this.#remoteStopped) return;
+      const why = this.remote.apply(isObject(msg.params) ? msg.params.records : undefined);
+      if (why) {
+        this.#remoteStopped = true;
+        h.blocked(MUTATE, why);
+      }
+      h.remoteChanged?.(why || undefined);
       return;
     }
     if (!isObject(msg) || typeof msg.type !== 'string') {

@@ -760,7 +760,7 @@ export class FakeBackend implements Backend {
       this.#viewServers.set(token, server);
       const url = res.mimeType === 'text/uri-list' ? res.text.trim() : '';
       return {
-        token, server, uri: res.uri, kind: url ? 'mcp-ui-url' : 'mcp-ui', url, path: `/mcpdesk-view/${token}`, csp: "default-src 'none'", allow: '',
+        token, server, uri: res.uri, kind: url ? 'mcp-ui-url' : res.mimeType.startsWith('application/vnd.mcp-ui.remote-dom') ? 'mcp-ui-remote' : 'mcp-ui', url, path: `/mcpdesk-view/${token}`, csp: "default-src 'none'", allow: '',
         domains: { connect: [], resource: [], frame: [], baseUri: [] }, refused: [], prefersBorder: true, hash: 'f'.repeat(64), previousHash: '',
       };
     },
