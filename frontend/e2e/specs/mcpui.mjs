@@ -221,4 +221,35 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
       expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
     } finally { await app.stop(); await fake.stop?.(); }
   });
+
+  test('mcp-ui: in chat a remote-DOM UI is drawn with the tool call, and its prompt becomes the next turn after consent', async () => {
+    const fake = await startFakeLLM([
+      { toolCalls: [{ name: 'apps__show_remote_dom', arguments: {} }] },
+      { text: ['Here is the remote card.'] },
+      { text: ['It counts presses.'] },
+    ]);
+    const app = await startApp('mcpui-dom-chat', { mcpServers: { apps: { command: testServer, args: ['--apps'] } } });
+    try {
+      const { page, errors } = await openPage(app);
+      await addFakeProvider(page, fake.baseUrl);
+      await waitConnected(page, app, 'apps');
+      await page.getByTestId('nav-chat').click();
+      await page.getByTestId('composer-input').fill('Show me the remote card');
+      await page.getByTestId('composer-send').click();
+      await page.getByTestId('approval-card').getByTestId('approval-run').click({ timeout: 20000 });
+      await page.locator('[data-testid="message-assistant"][data-status="complete"]').filter({ hasText: 'Here is the remote card.' }).waitFor({ timeout: 30000 });
+      const ui = page.getByTestId('view-remote');
+      await ui.getByTestId('remote-button').filter({ hasText: 'Press' }).click({ timeout: 15000 });
+      await ui.getByTestId('remote-text').filter({ hasText: 'presses 1' }).waitFor({ timeout: 5000 });
+      await ui.getByTestId('remote-button').filter({ hasText: 'Ask' }).click();
+      const dialog = page.getByTestId('confirm-dialog');
+      await dialog.waitFor({ timeout: 5000 });
+      expect((await dialog.innerText()).includes('What does the remote card say?'), `the consent does not show the text: ${await dialog.innerText()}`);
+      await page.getByTestId('confirm-ok').click();
+      await page.locator('[data-testid="message-user"]').filter({ hasText: 'What does the remote card say?' }).waitFor({ timeout: 10000 });
+      await page.locator('[data-testid="message-assistant"][data-status="complete"]').filter({ hasText: 'It counts presses.' }).waitFor({ timeout: 30000 });
+      await page.screenshot({ path: join(shots, 'view-mcpui-remote-dom-in-chat.png') });
+      expect(errors.length === 0, `page errors: ${errors.join('\n')}`);
+    } finally { await app.stop(); await fake.stop?.(); }
+  });
 }
