@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"mcpdesk/backend/attach"
 	"mcpdesk/backend/core"
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/hotkey"
@@ -144,6 +145,13 @@ func NewApp(cfg Config) (*App, error) {
 // headers.
 func (a *App) ViewPages(next http.Handler) http.Handler {
 	return a.core.Pool.ViewPages().Middleware(next)
+}
+
+// Attachments serves attached images under attach.Path, in the asset
+// server after websec's headers: the chat shows a message's images from
+// there.
+func (a *App) Attachments(next http.Handler) http.Handler {
+	return attach.Middleware(a.core.Store)(next)
 }
 
 // Bindings lists the services whose exported methods JavaScript may call.

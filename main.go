@@ -89,7 +89,7 @@ func main() {
 		Height:           820,
 		MinWidth:         900, // also FULL_MIN in frontend/src/lib/state/quickChat.svelte.ts
 		MinHeight:        600,
-		AssetServer:      &assetserver.Options{Assets: assets, Middleware: assetserver.ChainMiddleware(web.Middleware, app.ViewPages)},
+		AssetServer:      &assetserver.Options{Assets: assets, Middleware: assetserver.ChainMiddleware(web.Middleware, app.ViewPages, app.Attachments)},
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		OnStartup:        app.startup,
 		OnDomReady:       app.domReady,

@@ -185,21 +185,23 @@ func (e *Engine) Send(ctx context.Context, req SendRequest, opts ...TurnOption) 
 	if strings.TrimSpace(text) == "" && len(req.Attachments) == 0 {
 		return SendResult{}, fmt.Errorf("send: %w", usererr.New(usererr.ChatEmptyMessage, nil))
 	}
-	for i, a := range req.Attachments {
-		if a.MIMEType == "" || a.Data == "" {
-			return SendResult{}, fmt.Errorf("send: attachment %d needs a MIME type and data", i+1)
-		}
+	attachments, err := e.checkAttachments(ctx, req.Attachments)
+	if err != nil {
+		return SendResult{}, fmt.Errorf("send: %w", err)
 	}
 	conv, err := e.st.GetConversation(ctx, req.ConversationID)
 	if err != nil {
 		return SendResult{}, err
+	}
+	if err := e.checkImages(ctx, conv, attachments); err != nil {
+		return SendResult{}, fmt.Errorf("send: %w", err)
 	}
 	t, err := e.begin(conv.ID, opts)
 	if err != nil {
 		return SendResult{}, err
 	}
 	user, err := e.st.AppendMessage(ctx, store.Message{
-		ConversationID: conv.ID, Role: store.RoleUser, Content: text, Attachments: req.Attachments,
+		ConversationID: conv.ID, Role: store.RoleUser, Content: text, Attachments: attachments,
 	})
 	if err != nil {
 		e.abandon(t)

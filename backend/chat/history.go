@@ -44,17 +44,9 @@ func (e *Engine) history(ctx context.Context, conv store.Conversation, servers [
 		case store.RoleSystem:
 			out = append(out, llm.Message{Role: llm.RoleSystem, Content: m.Content})
 		case store.RoleUser:
-			um := llm.Message{Role: llm.RoleUser, Content: m.Content}
-			for _, a := range m.Attachments {
-				if strings.HasPrefix(a.MIMEType, "image/") {
-					um.Images = append(um.Images, llm.Image{MIMEType: a.MIMEType, Data: a.Data})
-				} else {
-					name := a.Name
-					if name == "" {
-						name = "a file"
-					}
-					um.Content += fmt.Sprintf("\n\n[attached %s (%s), not readable by the model]", name, a.MIMEType)
-				}
+			um, err := e.userContent(ctx, m)
+			if err != nil {
+				return nil, err
 			}
 			out = append(out, um)
 		case store.RoleAssistant:

@@ -2,9 +2,11 @@ package chat
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"strings"
 
+	"mcpdesk/backend/llm"
 	"mcpdesk/backend/safefile"
 	"mcpdesk/backend/store"
 )
@@ -135,6 +137,22 @@ func exportName(title string) string {
 
 // Send stores the user's message and starts the reply; it returns at once.
 func (s *ChatService) Send(req SendRequest) (SendResult, error) { return s.e.Send(s.ctx, req) }
+
+// AddAttachment checks and stores a file the user attaches (its bytes in
+// base64): an image (downscaled to what providers take), a text file or a
+// PDF (its text extracted). The reference it returns goes with Send; the
+// window shows an image from attach.Path + its hash.
+func (s *ChatService) AddAttachment(name, data string) (store.Attachment, error) {
+	b, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return store.Attachment{}, fmt.Errorf("the file %q did not arrive whole: %w", name, err)
+	}
+	return s.e.AddAttachment(s.ctx, name, b)
+}
+
+// ModelTakesImages reports whether model may be sent images (false only
+// for models known to see none), so the composer says so before sending.
+func (s *ChatService) ModelTakesImages(model string) bool { return llm.TakesImages(model) }
 
 // Stop stops the reply running in a conversation.
 func (s *ChatService) Stop(conversationID int64) error { return s.e.Stop(conversationID) }

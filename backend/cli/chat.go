@@ -8,12 +8,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"mcpdesk/backend/attach"
 	"mcpdesk/backend/chat"
 	"mcpdesk/backend/core"
 	"mcpdesk/backend/events"
@@ -23,8 +26,11 @@ import (
 )
 
 const chatUsage = `usage: mcpdesk chat [--model PROVIDER/MODEL] [--servers a,b] [--approve ask|auto|never]
-                    [--conversation ID] [--system S] [--temperature T] [--max-steps N] [--json] MESSAGE
+                    [--conversation ID] [--system S] [--temperature T] [--max-steps N] [--json]
+                    [--attach FILE]... MESSAGE
 PROVIDER is a provider's name or id. Without --model a new conversation uses the default model.
+--attach sends a file with the message (repeatable): an image (PNG, JPEG, WebP, GIF), a PDF (its
+text) or a text file, as the window's paperclip does.
 The answer streams to stdout; tool calls and their results are reported on stderr.
 --json prints every chat event as one JSON object per line ({"event": NAME, "payload": …}).`
 
@@ -38,6 +44,7 @@ func runChat(ctx context.Context, g globals, args []string, env Env) int {
 		maxSteps                                    int
 		jsonOut                                     bool
 		connectTimeout                              time.Duration
+		attachFiles                                 multi
 	)
 	fs := newFlags("chat", &g, env)
 	fs.StringVar(&model, "model", "", "PROVIDER/MODEL to talk to (PROVIDER: a provider's name or id)")
@@ -50,12 +57,13 @@ func runChat(ctx context.Context, g globals, args []string, env Env) int {
 	fs.BoolVar(&jsonOut, "json", false, "print the event stream as JSON lines instead of the answer")
 	fs.StringVar(&configFile, "config", "", "MCP config file (default: mcp.config.json in the data folder)")
 	fs.DurationVar(&connectTimeout, "connect-timeout", 30*time.Second, "time limit for the MCP servers to connect")
+	fs.Var(&attachFiles, "attach", "a file to send with the message (repeatable): an image, a PDF or a text file")
 	fs.Usage = func() { fmt.Fprintln(env.Stderr, chatUsage); fs.PrintDefaults() }
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
 	message := strings.TrimSpace(strings.Join(fs.Args(), " "))
-	if message == "" {
+	if message == "" && len(attachFiles) == 0 {
 		return usageError(env, "chat: no message\n%s", chatUsage)
 	}
 	set := map[string]bool{}
@@ -121,7 +129,11 @@ func runChat(ctx context.Context, g globals, args []string, env Env) int {
 	if err != nil {
 		return fail(env, err)
 	}
-	if _, err := engine.Send(ctx, chat.SendRequest{ConversationID: conv.ID, Text: message}, chat.WithApprovalMode(mode)); err != nil {
+	attachments, err := attachAll(ctx, engine, attachFiles)
+	if err != nil {
+		return fail(env, err)
+	}
+	if _, err := engine.Send(ctx, chat.SendRequest{ConversationID: conv.ID, Text: message, Attachments: attachments}, chat.WithApprovalMode(mode)); err != nil {
 		return fail(env, err)
 	}
 	var done events.ChatDonePayload
@@ -527,4 +539,32 @@ func oneLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// attachAll reads and stores each --attach file, as the window's composer
+// does; the first one that cannot be attached stops the command, named.
+func attachAll(ctx context.Context, engine *chat.Engine, paths []string) ([]store.Attachment, error) {
+	out := make([]store.Attachment, 0, len(paths))
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("--attach %s: %w", p, err)
+		}
+		if !info.Mode().IsRegular() {
+			return nil, fmt.Errorf("--attach %s: not a file", p)
+		}
+		if info.Size() > attach.MaxFileBytes {
+			return nil, fmt.Errorf("--attach %s: %d MB, the limit is %d MB", p, info.Size()>>20, attach.MaxFileBytes>>20)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("--attach %s: %w", p, err)
+		}
+		a, err := engine.AddAttachment(ctx, filepath.Base(p), data)
+		if err != nil {
+			return nil, fmt.Errorf("--attach %s: %w", p, err)
+		}
+		out = append(out, a)
+	}
+	return out, nil
 }

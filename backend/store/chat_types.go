@@ -198,13 +198,6 @@ type TokenUsage struct {
 	ReasoningTokens  int `json:"reasoningTokens"`
 }
 
-// Attachment is a file attached to a user message (SPEC D10), inline.
-type Attachment struct {
-	Name     string `json:"name,omitempty"`
-	MIMEType string `json:"mimeType"`
-	Data     string `json:"data"` // base64, no data: prefix
-}
-
 // Message is one message of a conversation.
 type Message struct {
 	ID             int64 `json:"id"`

@@ -198,7 +198,7 @@ func TestMessagesRoundTrip(t *testing.T) {
 	c := newConversation(t, st, "tools")
 
 	user := appendMsg(t, st, Message{ConversationID: c.ID, Role: RoleUser, Content: "List my files",
-		Attachments: []Attachment{{Name: "shot.png", MIMEType: "image/png", Data: "iVBORw0KGgo="}}})
+		Attachments: []Attachment{{Name: "shot.png", MIMEType: "image/png", Kind: AttachImage, Hash: HashOf([]byte("png")), Size: 3}}})
 	asst := appendMsg(t, st, Message{
 		ConversationID: c.ID, Role: RoleAssistant, Status: MessageStreaming, Model: "llama3",
 		Reasoning: "The user wants a listing.",

@@ -10,8 +10,11 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"html"
 	"strings"
 	"time"
 )
@@ -38,14 +41,20 @@ type ConversationExport struct {
 	// "provider-id/model" of each answer); a provider removed since is
 	// absent.
 	Providers map[string]string `json:"providers,omitempty"`
+	// Attachments are the files the messages attached, by their hash
+	// (Attachment.Hash and TextHash), each once.
+	Attachments map[string]ExportedFile `json:"attachments,omitempty"`
 }
 
 // ExportJSON returns conversation id and all its messages, hidden ones and
 // every answer version included, as indented JSON in the ExportFormat shape.
 func (s *Store) ExportJSON(ctx context.Context, id int64) ([]byte, error) {
-	c, msgs, names, err := s.exportData(ctx, id)
+	c, msgs, names, files, err := s.exportData(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	if len(files) == 0 {
+		files = nil
 	}
 	used := map[string]string{}
 	for _, m := range msgs {
@@ -60,7 +69,7 @@ func (s *Store) ExportJSON(ctx context.Context, id int64) ([]byte, error) {
 		used = nil
 	}
 	b, err := json.MarshalIndent(ConversationExport{
-		Format: ExportFormat, ExportedAt: now(), Conversation: c, Messages: msgs, Providers: used,
+		Format: ExportFormat, ExportedAt: now(), Conversation: c, Messages: msgs, Providers: used, Attachments: files,
 	}, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("export conversation %d: %w", id, err)
@@ -78,7 +87,7 @@ func (s *Store) ExportJSON(ctx context.Context, id int64) ([]byte, error) {
 // An answer with several versions shows each, in order, under an "Answer
 // version i of n" line that names the one selected.
 func (s *Store) ExportMarkdown(ctx context.Context, id int64) (string, error) {
-	c, msgs, names, err := s.exportData(ctx, id)
+	c, msgs, names, files, err := s.exportData(ctx, id)
 	if err != nil {
 		return "", err
 	}
@@ -99,7 +108,7 @@ func (s *Store) ExportMarkdown(ctx context.Context, id int64) (string, error) {
 	}
 
 	w := markdownWriter{b: &b, shown: map[string]bool{}, branches: map[versionKey][]Message{},
-		names: names, model: JoinModel(c.Settings.Provider, c.Settings.Model)}
+		names: names, model: JoinModel(c.Settings.Provider, c.Settings.Model), files: files}
 	var roots []Message
 	for _, m := range msgs {
 		if m.VersionGroup == 0 {
@@ -111,6 +120,36 @@ func (s *Store) ExportMarkdown(ctx context.Context, id int64) (string, error) {
 	}
 	w.writeAll(roots)
 	return b.String(), nil
+}
+
+// writeAttachment writes an attached file: a line naming it, then the
+// image itself (a data: URL) or the file's text (a PDF's extracted text)
+// folded in a <details> block.
+func (w *markdownWriter) writeAttachment(a Attachment) {
+	name := a.Name
+	if name == "" {
+		name = "attachment"
+	}
+	what := oneLine(a.MIMEType)
+	if a.Kind == AttachPDF && a.Pages > 0 {
+		what += fmt.Sprintf(", %d pages", a.Pages)
+	}
+	fmt.Fprintf(w.b, "\n*Attached: %s (%s)*\n", oneLine(name), what)
+	switch a.Kind {
+	case AttachImage:
+		if f, ok := w.files[a.Hash]; ok {
+			fmt.Fprintf(w.b, "\n![%s](data:%s;base64,%s)\n", strings.NewReplacer("[", "", "]", "").Replace(oneLine(name)), oneLine(f.MIMEType),
+				base64.StdEncoding.EncodeToString(f.Data))
+		}
+	case AttachText, AttachPDF:
+		h := a.Hash
+		if a.Kind == AttachPDF {
+			h = a.TextHash
+		}
+		if f, ok := w.files[h]; ok {
+			writeDetails(w.b, "Text of "+html.EscapeString(oneLine(name)), Fenced("", string(f.Data)))
+		}
+	}
 }
 
 // versionKey names one version of the answer to a user message.
@@ -127,6 +166,7 @@ type markdownWriter struct {
 	branches map[versionKey][]Message
 	names    ProviderNames
 	model    string // the conversation's model, as JoinModel writes it
+	files    map[string]ExportedFile
 }
 
 // writeAll writes msgs in order, each user message followed by its answer.
@@ -178,16 +218,12 @@ func (w *markdownWriter) write(m Message) {
 	}
 	if m.Role == RoleTool {
 		fmt.Fprintf(b, "\nResult of call `%s`:\n\n", m.ToolCallID)
-		b.WriteString(fenced("text", clip(m.Content, resultSummaryLen)))
+		b.WriteString(Fenced("text", clip(m.Content, resultSummaryLen)))
 	} else if m.Content != "" {
 		b.WriteString("\n" + strings.TrimRight(m.Content, "\n") + "\n")
 	}
 	for _, a := range m.Attachments {
-		name := a.Name
-		if name == "" {
-			name = "attachment"
-		}
-		fmt.Fprintf(b, "\n*Attached: %s (%s)*\n", oneLine(name), oneLine(a.MIMEType))
+		w.writeAttachment(a)
 	}
 	for _, tc := range m.ToolCalls {
 		writeToolCall(b, tc)
@@ -203,21 +239,47 @@ func (w *markdownWriter) write(m Message) {
 	}
 }
 
-// exportData reads a conversation, its messages and the providers' names.
-func (s *Store) exportData(ctx context.Context, id int64) (Conversation, []Message, ProviderNames, error) {
+// exportData reads a conversation, its messages, the providers' names and
+// the files its messages have attached.
+func (s *Store) exportData(ctx context.Context, id int64) (Conversation, []Message, ProviderNames, map[string]ExportedFile, error) {
 	c, err := s.GetConversation(ctx, id)
 	if err != nil {
-		return Conversation{}, nil, nil, err
+		return Conversation{}, nil, nil, nil, err
 	}
 	msgs, err := s.AllMessages(ctx, id)
 	if err != nil {
-		return Conversation{}, nil, nil, err
+		return Conversation{}, nil, nil, nil, err
 	}
 	names, err := s.ProviderNames(ctx)
 	if err != nil {
-		return Conversation{}, nil, nil, err
+		return Conversation{}, nil, nil, nil, err
 	}
-	return c, msgs, names, nil
+	files := map[string]ExportedFile{}
+	for _, m := range msgs {
+		for _, a := range m.Attachments {
+			for _, h := range []string{a.Hash, a.TextHash} {
+				if _, done := files[h]; h == "" || done {
+					continue
+				}
+				mt, data, err := s.AttachmentData(ctx, h)
+				if errors.Is(err, ErrAttachmentNotFound) {
+					continue // pruned: the reference stays, the bytes are gone
+				}
+				if err != nil {
+					return Conversation{}, nil, nil, nil, err
+				}
+				files[h] = ExportedFile{MIMEType: mt, Data: data}
+			}
+		}
+	}
+	return c, msgs, names, files, nil
+}
+
+// ExportedFile is an attached file in an export: its type and bytes
+// (base64 in JSON).
+type ExportedFile struct {
+	MIMEType string `json:"mimeType"`
+	Data     []byte `json:"data"`
 }
 
 // writeToolCall renders one tool call: a heading line with server, tool,
@@ -235,10 +297,10 @@ func writeToolCall(b *strings.Builder, tc ToolCall) {
 		facts = append(facts, "approval: "+string(tc.Approval))
 	}
 	fmt.Fprintf(b, "\n**Tool call** `%s` — %s\n\n", oneLine(name), strings.Join(facts, ", "))
-	b.WriteString(fenced("json", prettyJSON(tc.Arguments)))
+	b.WriteString(Fenced("json", prettyJSON(tc.Arguments)))
 	if summary := resultSummary(tc); summary != "" {
 		b.WriteString("\nResult:\n\n")
-		b.WriteString(fenced("text", summary))
+		b.WriteString(Fenced("text", summary))
 	}
 }
 
@@ -295,9 +357,9 @@ func writeDetails(b *strings.Builder, summary, body string) {
 	fmt.Fprintf(b, "\n<details>\n<summary>%s</summary>\n\n%s\n\n</details>\n", summary, strings.TrimRight(body, "\n"))
 }
 
-// fenced returns body in a code fence longer than any backtick run inside
+// Fenced returns body in a code fence longer than any backtick run inside
 // it, so no content can close the fence early.
-func fenced(lang, body string) string {
+func Fenced(lang, body string) string {
 	longest, run := 0, 0
 	for _, r := range body {
 		if r == '`' {

@@ -26,8 +26,18 @@ func exportFixture(t *testing.T) (*Store, Conversation) {
 		m.ConversationID = c.ID
 		return appendMsg(t, st, m)
 	}
+	img, err := st.PutAttachment(context.Background(), "image/png", []byte("PNG-BYTES"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	csv, _ := st.PutAttachment(context.Background(), "text/csv", []byte("mount,used\n/tmp,1.2G\n"))
 	add(Message{Role: RoleUser, Content: "How full is /tmp?",
-		Attachments: []Attachment{{Name: "df.png", MIMEType: "image/png", Data: "AAAA"}}})
+		Attachments: []Attachment{
+			{Name: "df.png", MIMEType: "image/png", Kind: AttachImage, Hash: img, Size: 9},
+			{Name: "mounts.csv", MIMEType: "text/csv", Kind: AttachText, Hash: csv, Size: 21},
+			// Pruned since: named, without its bytes.
+			{Name: "gone.txt", MIMEType: "text/plain", Kind: AttachText, Hash: HashOf([]byte("gone")), Size: 4},
+		}})
 	add(Message{Role: RoleAssistant, Model: "ollama/qwen3:8b", Reasoning: "I should call du.", ToolCalls: []ToolCall{
 		{ID: "call_1", Name: "shell__du", Server: "shell", Tool: "du", Arguments: `{"path":"/tmp","depth":1}`,
 			Status: ToolCallDone, DurationMs: 42, Approval: ApprovalUser,
@@ -65,6 +75,7 @@ func TestExportMarkdown(t *testing.T) {
 		"- **Temperature:** 0.2",
 		"<summary>System prompt</summary>",
 		"## User",
+		"<summary>Text of mounts.csv</summary>",
 		"## Assistant",
 		"<summary>Reasoning</summary>",
 		"**Tool call** `shell / du` — done, 42 ms, approval: user",
@@ -80,7 +91,9 @@ func TestExportMarkdown(t *testing.T) {
 		"```json\n{\n  \"path\": \"/tmp\",\n  \"depth\": 1\n}\n```\n", // key order kept
 		"Result:\n\n```text\n1.2G\t/tmp\n[image image/png]\n```\n",
 		"Result:\n\n```text\nDeclined\n```\n",
-		"*Attached: df.png (image/png)*",
+		"*Attached: df.png (image/png)*\n\n![df.png](data:image/png;base64,UE5HLUJZVEVT)\n",
+		"*Attached: mounts.csv (text/csv)*\n\n<details>\n<summary>Text of mounts.csv</summary>\n\n```\nmount,used\n/tmp,1.2G\n```",
+		"*Attached: gone.txt (text/plain)*\n",
 		"```sh\ndu -sh /tmp\n```", // the reply's own fence survives as Markdown
 		"*(interrupted)*",
 		"You are terse.",
@@ -157,10 +170,14 @@ func TestExportJSON(t *testing.T) {
 	if !doc.Messages[4].Hidden {
 		t.Error("hidden message missing from the JSON export")
 	}
+	// Each attached file once, by its hash, with its bytes.
+	if f := doc.Attachments[HashOf([]byte("PNG-BYTES"))]; f.MIMEType != "image/png" || string(f.Data) != "PNG-BYTES" || len(doc.Attachments) != 2 {
+		t.Errorf("attachments = %+v", doc.Attachments)
+	}
 	// The top-level keys, and camelCase throughout.
 	var top map[string]json.RawMessage
 	json.Unmarshal(b, &top)
-	for _, k := range []string{"format", "exportedAt", "conversation", "messages", "providers"} {
+	for _, k := range []string{"format", "exportedAt", "conversation", "messages", "providers", "attachments"} {
 		if _, ok := top[k]; !ok {
 			t.Errorf("top-level key %q missing", k)
 		}

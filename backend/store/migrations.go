@@ -52,6 +52,7 @@ var migrations = []migration{
 	{Version: 7, Name: "create audit_log", Up: createAuditLog},
 	{Version: 8, Name: "pin tool definitions", Up: pinDefinitions},
 	{Version: 9, Name: "answer versions", Up: addAnswerVersions},
+	{Version: 10, Name: "attachments by content", Up: createAttachments},
 }
 
 // SchemaTooNewError reports a database written by a newer MCP Desk, whose

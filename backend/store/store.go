@@ -137,6 +137,13 @@ func Open(dir string, logger *slog.Logger) (*Store, error) {
 		sqlDB.Close()
 		return nil, err
 	}
+	// Files no message refers to: left by a composer that was closed, or by
+	// a deleted conversation. An hour's grace keeps what a composer of
+	// another process could still be sending.
+	if _, err := s.PruneAttachments(context.Background(), time.Now().UTC().Add(-time.Hour)); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
 	return s, nil
 }
 

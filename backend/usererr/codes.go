@@ -37,6 +37,8 @@ const (
 	ChatBusy            Code = "chat.busy"
 	ChatNoModel         Code = "chat.noModel"
 	ChatEmptyMessage    Code = "chat.emptyMessage"
+	ChatNoImages        Code = "chat.noImages"
+	ChatNoAttachment    Code = "chat.noAttachment"
 	ChatNothingToAnswer Code = "chat.nothingToAnswer"
 	ChatRetryNotFailed  Code = "chat.retryNotFailed"
 	ChatRetryNotLatest  Code = "chat.retryNotLatest"
@@ -158,6 +160,8 @@ var registry = map[Code]string{
 	ChatBusy:            `a reply is still running in this conversation; stop it or wait for it to finish`,
 	ChatNoModel:         `no model chosen and no default model; pick a model, or set a default in Settings → Providers`,
 	ChatEmptyMessage:    `the message is empty`,
+	ChatNoImages:        `{model} does not take images: remove the image, or pick a model that sees images`,
+	ChatNoAttachment:    `the attached file "{name}" is no longer stored: attach it again`,
 	ChatNothingToAnswer: `the conversation has no message of yours to answer`,
 	ChatRetryNotFailed:  `the call is {status}; only failed, timed-out or cancelled calls can be retried`,
 	ChatRetryNotLatest:  `only calls of the latest reply can be retried`,
