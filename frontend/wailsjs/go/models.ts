@@ -2447,7 +2447,13 @@ export namespace store {
 	export class Attachment {
 	    name?: string;
 	    mimeType: string;
-	    data: string;
+	    kind: string;
+	    hash: string;
+	    size: number;
+	    textHash?: string;
+	    width?: number;
+	    height?: number;
+	    pages?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Attachment(source);
@@ -2457,7 +2463,13 @@ export namespace store {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.name = source["name"];
 	        this.mimeType = source["mimeType"];
-	        this.data = source["data"];
+	        this.kind = source["kind"];
+	        this.hash = source["hash"];
+	        this.size = source["size"];
+	        this.textHash = source["textHash"];
+	        this.width = source["width"];
+	        this.height = source["height"];
+	        this.pages = source["pages"];
 	    }
 	}
 	export class AuditEntry {

@@ -121,6 +121,28 @@ export const saveExport = (id: number, format: ExportFormat): Promise<string> =>
 export const send = (conversationId: number, text: string, attachments: Attachment[] = []): Promise<SendResult> =>
   call(() => backend().chat.Send({ conversationId, text, attachments }));
 
+/** ATTACHMENT_PATH + hash is where the window reads an attached image (Go's attach.Path). */
+export const ATTACHMENT_PATH = '/mcpdesk-attachment/';
+
+/** base64Of reads a file's bytes as base64 (without the data: prefix). */
+function base64Of(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(String(r.result).replace(/^data:[^,]*,/, ''));
+    r.onerror = () => reject(r.error ?? new Error('the file could not be read'));
+    r.readAsDataURL(file);
+  });
+}
+
+/** addAttachment checks and stores a file the user attaches; its reference goes with send. */
+export const addAttachment = async (name: string, file: Blob): Promise<Attachment> => {
+  const data = await base64Of(file);
+  return call(() => backend().chat.AddAttachment(name, data));
+};
+
+/** modelTakesImages is false for a model known to see no images. */
+export const modelTakesImages = (model: string): Promise<boolean> => call(() => backend().chat.ModelTakesImages(model));
+
 /** stopTurn cancels the running turn: the stream and every call in flight. */
 export const stopTurn = (conversationId: number): Promise<void> => call(() => backend().chat.Stop(conversationId));
 

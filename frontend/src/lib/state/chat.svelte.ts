@@ -19,6 +19,7 @@ import {
   stopTurn,
   updateSettings,
   type ApprovalDecision,
+  type Attachment,
   type ChatApprovalPayload,
   type Progress,
   type ChatSamplingPayload,
@@ -510,13 +511,13 @@ export class ChatStore {
    * send sends the user's text, creating the conversation first for a new
    * chat. It resolves once the turn started; the reply streams as events.
    */
-  async send(text: string): Promise<void> {
+  async send(text: string, attachments: Attachment[] = []): Promise<void> {
     const body = text.trim();
-    if (!body) return;
+    if (!body && attachments.length === 0) return;
     let c = this.#current;
     if (!c) {
       const seq = ++this.#opening;
-      c = await newConversation(titleFrom(body), $state.snapshot(this.#draft) as ConversationSettings);
+      c = await newConversation(titleFrom(body || attachments.map((a) => a.name ?? '').join(', ')), $state.snapshot(this.#draft) as ConversationSettings);
       if (seq === this.#opening) {
         this.#current = c;
         this.#messages = [];
@@ -525,7 +526,7 @@ export class ChatStore {
     }
     const id = c.id;
     this.turns.clearErrors(id);
-    const started = await send(id, body);
+    const started = await send(id, body, attachments);
     this.#started(id, started);
   }
 

@@ -10,6 +10,7 @@
 
 import type { ChatServiceBackend } from '../../lib/api/backend';
 import type {
+  Attachment,
   ApprovalDecision,
   OfferedTool,
   ChatApprovalPayload,
@@ -520,11 +521,35 @@ export class FakeChat implements ChatServiceBackend {
     return this.exportPath ?? `/home/dev/Documents/${s.conversation.title || 'conversation'}.${format}`;
   };
 
-  Send = async (input: { conversationId: number; text: string; attachments: unknown[] }): Promise<SendResult> => {
+  /** What AddAttachment stored, by hash (as Go: images, text files and PDFs; anything else refused). */
+  readonly attachments = new Map<string, Attachment>();
+
+  AddAttachment = async (name: string, data: string): Promise<Attachment> => {
+    this.host.record('AddAttachment', [name, data.length]);
+    const bytes = atob(data);
+    const ext = name.split('.').pop()?.toLowerCase() ?? '';
+    const image = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' }[ext];
+    let a: Attachment;
+    if (image) a = { name, mimeType: image, kind: 'image', hash: '', size: bytes.length, width: 1, height: 1 };
+    else if (ext === 'pdf') a = { name, mimeType: 'application/pdf', kind: 'pdf', hash: '', size: bytes.length, textHash: 't'.repeat(64), pages: 1 };
+    else if (/^[\t\n\r\x20-\x7e\u00a0-\uffff]*$/.test(bytes)) a = { name, mimeType: 'text/plain', kind: 'text', hash: '', size: bytes.length };
+    else throw `${name} is application/octet-stream: MCP Desk attaches images (PNG, JPEG, WebP, GIF), PDFs and text files`;
+    let h = 0;
+    for (let i = 0; i < bytes.length; i++) h = (h * 31 + bytes.charCodeAt(i)) >>> 0;
+    a.hash = h.toString(16).padStart(64, '0');
+    this.attachments.set(a.hash, a);
+    return structuredClone(a);
+  };
+
+  /** As Go's llm.TakesImages, for the families the UI tests use. */
+  ModelTakesImages = async (model: string): Promise<boolean> => !/^(gpt-3\.5|llama3\.1|deepseek-chat)/.test(model);
+
+  Send = async (input: { conversationId: number; text: string; attachments: Attachment[] }): Promise<SendResult> => {
     this.host.record('Send', [input]);
     this.#get(input.conversationId);
     if (this.turns.has(input.conversationId)) throw 'a reply is still being written in this conversation; stop it first';
-    const m = this.append(input.conversationId, { role: 'user', content: input.text });
+    for (const a of input.attachments) if (!this.attachments.has(a.hash)) throw `the attached file "${a.name}" is no longer stored: attach it again`;
+    const m = this.append(input.conversationId, { role: 'user', content: input.text, attachments: structuredClone(input.attachments) });
     const started = this.#start(input.conversationId, m, input.text);
     this.host.emit('chat:message', { conversationId: input.conversationId, turnId: started.turnId, message: structuredClone(m) });
     this.host.emit('chat:conversations', { conversationId: input.conversationId });

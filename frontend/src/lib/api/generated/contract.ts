@@ -52,13 +52,28 @@ export interface ApprovalPolicies {
   suspended: SuspendedPolicy[];
 }
 
-/** Attachment is a file attached to a user message (SPEC D10), inline. */
+/**
+ * Attachment is a file attached to a user message: a reference to its
+ * bytes (Hash) with what the chat needs to know of it without reading them.
+ */
 export interface Attachment {
   name?: string;
   mimeType: string;
-  /** base64, no data: prefix */
-  data: string;
+  kind: AttachmentKind;
+  /** Hash is the SHA-256 of the bytes, in hex: their key in the table. */
+  hash: string;
+  size: number;
+  /** TextHash names the text extracted from a PDF (UTF-8, stored alike). */
+  textHash?: string;
+  /** Width and Height of an image, in pixels (as sent, after any downscaling). */
+  width?: number;
+  height?: number;
+  /** Pages of a PDF. */
+  pages?: number;
 }
+
+/** AttachmentKind is what an attachment is to the model. */
+export type AttachmentKind = 'image' | 'text' | 'pdf';
 
 /** AuditEntry is one tool call of the audit log. */
 export interface AuditEntry {
@@ -2633,6 +2648,13 @@ export function bindProviderManager(call: Call): ProviderManager {
 /** ChatService is the bound Go service chat.ChatService. */
 export interface ChatService {
   /**
+   * AddAttachment checks and stores a file the user attaches (its bytes in
+   * base64): an image (downscaled to what providers take), a text file or a
+   * PDF (its text extracted). The reference it returns goes with Send; the
+   * window shows an image from attach.Path + its hash.
+   */
+  AddAttachment(name: string, data: string): Promise<Attachment>;
+  /**
    * AllowViewTool lets a view's calls of tool on server run without asking
    * for the rest of the conversation (the "this conversation" policy, pinned
    * to the tool as it is now).
@@ -2666,6 +2688,11 @@ export interface ChatService {
   Export(id: number, format: ExportFormat): Promise<string>;
   /** ListConversations returns a page of the sidebar (limit <= 0: 100). */
   ListConversations(limit: number, offset: number): Promise<ConversationSummary[]>;
+  /**
+   * ModelTakesImages reports whether model may be sent images (false only
+   * for models known to see none), so the composer says so before sending.
+   */
+  ModelTakesImages(model: string): Promise<boolean>;
   /**
    * NewConversation creates a conversation; without provider and model it
    * uses the default model.
@@ -2742,6 +2769,7 @@ export interface ChatService {
 /** bindChatService binds ChatService to a way of calling Go. */
 export function bindChatService(call: Call): ChatService {
   return {
+    AddAttachment: (name, data) => call('chat', 'ChatService', 'AddAttachment', name, data),
     AllowViewTool: (conversationID, server, tool) => call('chat', 'ChatService', 'AllowViewTool', conversationID, server, tool),
     AnswerSampling: (id, a) => call('chat', 'ChatService', 'AnswerSampling', id, a),
     Approve: (id, d) => call('chat', 'ChatService', 'Approve', id, d),
@@ -2751,6 +2779,7 @@ export function bindChatService(call: Call): ChatService {
     EditAndResend: (conversationID, messageID, text) => call('chat', 'ChatService', 'EditAndResend', conversationID, messageID, text),
     Export: (id, format) => call('chat', 'ChatService', 'Export', id, format),
     ListConversations: (limit, offset) => call('chat', 'ChatService', 'ListConversations', limit, offset),
+    ModelTakesImages: (model) => call('chat', 'ChatService', 'ModelTakesImages', model),
     NewConversation: (in_) => call('chat', 'ChatService', 'NewConversation', in_),
     Policies: () => call('chat', 'ChatService', 'Policies'),
     Regenerate: (conversationID) => call('chat', 'ChatService', 'Regenerate', conversationID),

@@ -1,4 +1,4 @@
-import type { ModelRef } from '../../api';
+import type { Attachment, ModelRef } from '../../api';
 import type { ChatStore } from '../../state/chat.svelte';
 import type { ProvidersStore } from '../../state/providers.svelte';
 
@@ -26,12 +26,12 @@ export function noModel(providers: ProvidersStore): boolean {
  * the picker is still being read (quick chat opened a moment ago) waits for
  * it, so it goes with the model the screen is about to show rather than none.
  */
-export async function sendWith(chat: ChatStore, providers: ProvidersStore, text: string): Promise<boolean> {
+export async function sendWith(chat: ChatStore, providers: ProvidersStore, text: string, attachments: Attachment[] = []): Promise<boolean> {
   if (!chat.current && !chat.settings.model) {
     await providers.pickerReady();
     const model = chatModel(chat, providers);
     if (model) await chat.setSettings({ provider: model.provider, model: model.model });
   }
-  await chat.send(text);
+  await chat.send(text, attachments);
   return true;
 }
