@@ -81,6 +81,7 @@ bench: deps-test dev-binary
 	go test -run '^$$' -bench 'ConnectParallel' -benchtime 10x -count 1 ./backend/mcppool/
 	go test -run '^$$' -bench 'HugeLine|ListChangedStorm|RPCLogFlood' -benchtime 1x -v ./backend/mcppool/
 	go test -tags sqlite_fts5 -run '^$$' -bench 'Pipeline' -benchtime 3x ./backend/chat/
+	go test -tags sqlite_fts5 -run '^$$' -bench 'ToolSearch150' -benchtime 1x ./backend/chat/
 	go test -tags sqlite_fts5 -run '^$$' -bench 'Search100k' -benchtime 20x -v ./backend/store/
 	go test -tags sqlite_fts5 -run '^$$' -bench 'UsageAggregates1M' -benchtime 5x -v -timeout 30m ./backend/usage/
 	build/scripts/window-bench.sh

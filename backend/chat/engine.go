@@ -284,6 +284,8 @@ type turn struct {
 	// hold marks a reservation that runs no turn (switching answer
 	// versions): it is never reported as running.
 	hold bool
+	// search is what the turn's tool searches found.
+	search toolSearch
 }
 
 // store returns a context for writes that must happen even when the turn

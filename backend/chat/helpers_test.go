@@ -190,7 +190,7 @@ func stepsOf(evs []rec, phase events.StepPhase) []events.ChatStepPayload {
 // env is an engine over a real database, an in-memory keychain, a
 // scripted model and a pool of real MCP servers.
 type env struct {
-	t        *testing.T
+	t        testing.TB
 	ctx      context.Context
 	dir      string
 	st       *store.Store
@@ -226,7 +226,7 @@ func everythingServer(t testing.TB) mcpconfig.Server {
 	return mcpconfig.Server{ID: "everything", Command: "node", Args: []string{mcptest.NPMServer(t, "server-everything"), "stdio"}}
 }
 
-func newEnv(t *testing.T, cfg envConfig) *env {
+func newEnv(t testing.TB, cfg envConfig) *env {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -301,7 +301,7 @@ func newEnv(t *testing.T, cfg envConfig) *env {
 
 // checkOneDonePerTurn fails when a turn has no chat:done, or several, or
 // emitted anything after it.
-func checkOneDonePerTurn(t *testing.T, r *recorder) {
+func checkOneDonePerTurn(t testing.TB, r *recorder) {
 	t.Helper()
 	dones := map[string]int{}
 	for _, e := range r.all() {

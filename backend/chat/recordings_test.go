@@ -144,7 +144,7 @@ func (tp *tape) recording(scenario string) Recording {
 	return tp.normalise(rec)
 }
 
-func mustJSON(t *testing.T, v any) json.RawMessage {
+func mustJSON(t testing.TB, v any) json.RawMessage {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -150,6 +150,13 @@ func (s *ChatService) AddAttachment(name, data string) (store.Attachment, error)
 	return s.e.AddAttachment(s.ctx, name, b)
 }
 
+// ToolCost is what the tools of a conversation with settings s cost each
+// model call, in estimated tokens, with and without tool search (the
+// composer's tool picker shows both).
+func (s *ChatService) ToolCost(settings store.ConversationSettings) ToolCost {
+	return s.e.ToolCost(settings, s.e.settings(s.ctx).ToolSearch)
+}
+
 // ModelTakesImages reports whether model may be sent images (false only
 // for models known to see none), so the composer says so before sending.
 func (s *ChatService) ModelTakesImages(model string) bool { return llm.TakesImages(model) }

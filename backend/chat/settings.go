@@ -20,6 +20,10 @@ type ChatSettings struct {
 	// tools are never read-only) without asking. A stored policy wins over
 	// it.
 	ApprovalDefault string `json:"approvalDefault" ts_type:"'ask' | 'readOnly'"`
+	// ToolSearch offers the model search_tools instead of every tool
+	// (toolsearch.go): "auto" (default) past 30 tools or 8,000 tokens of
+	// tool definitions, "on" always, "off" never.
+	ToolSearch string `json:"toolSearch" ts_type:"'auto' | 'on' | 'off'"`
 }
 
 // Defaults and limits of ChatSettings.
@@ -42,7 +46,7 @@ const settingsKey = "chat.settings"
 
 // DefaultSettings returns the settings of a new installation.
 func DefaultSettings() ChatSettings {
-	return ChatSettings{MaxSteps: DefaultMaxSteps, ToolTimeoutMs: DefaultToolTimeoutMs, ApprovalDefault: ApprovalDefaultAsk}
+	return ChatSettings{MaxSteps: DefaultMaxSteps, ToolTimeoutMs: DefaultToolTimeoutMs, ApprovalDefault: ApprovalDefaultAsk, ToolSearch: ToolSearchAuto}
 }
 
 func (s ChatSettings) withDefaults() ChatSettings {
@@ -55,6 +59,9 @@ func (s ChatSettings) withDefaults() ChatSettings {
 	}
 	if s.ApprovalDefault == "" {
 		s.ApprovalDefault = d.ApprovalDefault
+	}
+	if s.ToolSearch == "" {
+		s.ToolSearch = d.ToolSearch
 	}
 	return s
 }
@@ -71,6 +78,9 @@ func (e *Engine) Settings(ctx context.Context) (ChatSettings, error) {
 	}
 	if s.ApprovalDefault != ApprovalDefaultReadOnly {
 		s.ApprovalDefault = ApprovalDefaultAsk // unknown (a newer build's) means ask
+	}
+	if s.ToolSearch != ToolSearchOn && s.ToolSearch != ToolSearchOff {
+		s.ToolSearch = ToolSearchAuto
 	}
 	return s.withDefaults(), nil
 }
@@ -96,6 +106,9 @@ func (e *Engine) SaveSettings(ctx context.Context, s ChatSettings) (ChatSettings
 	case s.ApprovalDefault != ApprovalDefaultAsk && s.ApprovalDefault != ApprovalDefaultReadOnly:
 		return ChatSettings{}, fmt.Errorf("save chat settings: approval default must be %q or %q, not %q",
 			ApprovalDefaultAsk, ApprovalDefaultReadOnly, s.ApprovalDefault)
+	case s.ToolSearch != ToolSearchAuto && s.ToolSearch != ToolSearchOn && s.ToolSearch != ToolSearchOff:
+		return ChatSettings{}, fmt.Errorf("save chat settings: tool search must be %q, %q or %q, not %q",
+			ToolSearchAuto, ToolSearchOn, ToolSearchOff, s.ToolSearch)
 	}
 	if err := e.st.PutSetting(ctx, settingsKey, s); err != nil {
 		return ChatSettings{}, fmt.Errorf("save chat settings: %w", err)

@@ -58,6 +58,10 @@ type offer struct {
 	servers []string
 	defs    []llm.ToolDef
 	byName  map[string]*offeredTool
+	// searching: the defs are search_tools and a few tools (toolsearch.go),
+	// all every tool search_tools searches.
+	searching bool
+	all       []llm.ToolDef
 }
 
 // AvailableTools lists the tools a conversation could offer: those of the
@@ -208,6 +212,11 @@ func (e *Engine) updateCall(t *turn, msgID int64, c store.ToolCall) {
 // asking (the user pressed Retry). note learns what the audit log needs.
 func (e *Engine) runCall(t *turn, msgID int64, c store.ToolCall, off offer, cs ChatSettings, userApproved bool, note *callNote) store.ToolCall {
 	note.start = time.Now()
+	if c.Name == SearchToolName && off.searching {
+		c = e.runSearch(t, c, off)
+		e.updateCall(t, msgID, c)
+		return c
+	}
 	o, ok := off.byName[c.Name]
 	if !ok {
 		note.refused = true

@@ -126,7 +126,11 @@ func (e *Engine) loop(t *turn, retry *retryCall) events.DoneReason {
 	if retry != nil {
 		t.msgID.Store(retry.msg.ID)
 		e.emitStep(t, 0, maxSteps, phaseTools, "", "", 0)
-		e.retryTools(t, retry, e.offer(conv.Settings), cs)
+		off := e.offer(conv.Settings)
+		if searching(cs.ToolSearch, off) {
+			off = narrow(off, nil, nil)
+		}
+		e.retryTools(t, retry, off, cs)
 		if ctx.Err() != nil {
 			return DoneCancelled
 		}
@@ -141,6 +145,10 @@ func (e *Engine) loop(t *turn, retry *retryCall) events.DoneReason {
 			}
 		}
 		off := e.offer(conv.Settings)
+		if searching(cs.ToolSearch, off) {
+			msgs, _ := e.st.Messages(ctx, conv.ID)
+			off = narrow(off, pinnedOf(msgs), t.search.list())
+		}
 		history, err := e.history(ctx, conv, off.servers)
 		if err != nil {
 			if ctx.Err() != nil {

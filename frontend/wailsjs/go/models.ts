@@ -102,6 +102,7 @@ export namespace chat {
 	    maxSteps: number;
 	    toolTimeoutMs: number;
 	    approvalDefault: 'ask' | 'readOnly';
+	    toolSearch: 'auto' | 'on' | 'off';
 	
 	    static createFrom(source: any = {}) {
 	        return new ChatSettings(source);
@@ -112,6 +113,7 @@ export namespace chat {
 	        this.maxSteps = source["maxSteps"];
 	        this.toolTimeoutMs = source["toolTimeoutMs"];
 	        this.approvalDefault = source["approvalDefault"];
+	        this.toolSearch = source["toolSearch"];
 	    }
 	}
 	export class ConversationView {
@@ -343,6 +345,24 @@ export namespace chat {
 		}
 	}
 	
+	export class ToolCost {
+	    tools: number;
+	    tokens: number;
+	    searchTokens: number;
+	    searching: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCost(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tools = source["tools"];
+	        this.tokens = source["tokens"];
+	        this.searchTokens = source["searchTokens"];
+	        this.searching = source["searching"];
+	    }
+	}
 	
 	export class TrustReport {
 	    servers: ServerTrust[];

@@ -22,6 +22,7 @@ import type {
   SearchHit,
   SendResult,
   Attachment,
+  ToolCost,
 } from './chatTypes';
 import type { TrustReport } from './trustTypes';
 
@@ -139,6 +140,9 @@ export const addAttachment = async (name: string, file: Blob): Promise<Attachmen
   const data = await base64Of(file);
   return call(() => backend().chat.AddAttachment(name, data));
 };
+
+/** toolCost is what a conversation's tools cost each model call, in estimated tokens, with and without tool search. */
+export const toolCost = (settings: ConversationSettings): Promise<ToolCost> => call(() => backend().chat.ToolCost(settings));
 
 /** modelTakesImages is false for a model known to see no images. */
 export const modelTakesImages = (model: string): Promise<boolean> => call(() => backend().chat.ModelTakesImages(model));

@@ -43,6 +43,7 @@ export type {
   TokenUsage,
   ToolCall,
   ToolCallStatus,
+  ToolCost,
   ToolFilter,
   ToolRef,
 } from './generated/contract';
@@ -51,6 +52,7 @@ export type {
 export type ApprovalPolicy = Exclude<ApprovalDecision['policy'], ''>;
 /** What happens to a tool call no policy covers. */
 export type ApprovalDefault = ChatSettings['approvalDefault'];
+export type ToolSearchMode = ChatSettings['toolSearch'];
 
 /** The markers around each match in SearchHit.snippet (STX, ETX). */
 export const SNIPPET_START = '\u0002';

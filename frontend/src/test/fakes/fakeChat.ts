@@ -11,6 +11,7 @@
 import type { ChatServiceBackend } from '../../lib/api/backend';
 import type {
   Attachment,
+  ToolCost,
   ApprovalDecision,
   OfferedTool,
   ChatApprovalPayload,
@@ -287,7 +288,7 @@ export class FakeChat implements ChatServiceBackend {
   tools: OfferedTool[];
   policies: ApprovalPolicies;
   trust: TrustReport;
-  settings: ChatSettings = { maxSteps: 10, toolTimeoutMs: 60000, approvalDefault: 'ask' };
+  settings: ChatSettings = { maxSteps: 10, toolTimeoutMs: 60000, approvalDefault: 'ask', toolSearch: 'auto' };
   defaultModel: { provider: string; model: string };
   reply: FakeChatOptions['reply'];
   /** What SaveExport returns; null = a path in the documents folder, "" = the user cancelled. */
@@ -539,6 +540,15 @@ export class FakeChat implements ChatServiceBackend {
     a.hash = h.toString(16).padStart(64, '0');
     this.attachments.set(a.hash, a);
     return structuredClone(a);
+  };
+
+  /** What the offered tools cost, as Go estimates it (a quarter of their JSON). */
+  ToolCost = async (settings: ConversationSettings): Promise<ToolCost> => {
+    this.host.record('ToolCost', [settings]);
+    const tools = this.tools.filter((t) => settings.servers === null || settings.servers.includes(t.server));
+    const tokens = Math.ceil(tools.reduce((n, t) => n + JSON.stringify(t).length + 32, 0) / 4);
+    const searching = this.settings.toolSearch === 'on' || (this.settings.toolSearch !== 'off' && (tools.length > 30 || tokens > 8000));
+    return { tools: tools.length, tokens, searchTokens: tools.length ? 120 : 0, searching };
   };
 
   /** As Go's llm.TakesImages, for the families the UI tests use. */

@@ -59,6 +59,8 @@ export function Settings():Promise<chat.ChatSettings>;
 
 export function Stop(arg1:number):Promise<void>;
 
+export function ToolCost(arg1:store.ConversationSettings):Promise<chat.ToolCost>;
+
 export function Trust():Promise<chat.TrustReport>;
 
 export function UpdateSettings(arg1:number,arg2:store.ConversationSettings):Promise<store.Conversation>;

@@ -114,6 +114,10 @@ export function Stop(arg1) {
   return window['go']['chat']['ChatService']['Stop'](arg1);
 }
 
+export function ToolCost(arg1) {
+  return window['go']['chat']['ChatService']['ToolCost'](arg1);
+}
+
 export function Trust() {
   return window['go']['chat']['ChatService']['Trust']();
 }

@@ -277,6 +277,12 @@ export interface ChatSettings {
    * it.
    */
   approvalDefault: 'ask' | 'readOnly';
+  /**
+   * ToolSearch offers the model search_tools instead of every tool
+   * (toolsearch.go): "auto" (default) past 30 tools or 8,000 tokens of
+   * tool definitions, "on" always, "off" never.
+   */
+  toolSearch: 'auto' | 'on' | 'off';
 }
 
 /** ChatStepPayload tells where the agent loop is. */
@@ -1731,6 +1737,27 @@ export interface ToolChange {
 }
 
 /**
+ * ToolCost is what a conversation's tools cost a model call, in tokens
+ * (estimated: a quarter of the JSON the provider is sent, as OpenAI's
+ * tokenizers average on English and JSON), with and without tool search.
+ */
+export interface ToolCost {
+  tools: number;
+  /** Tokens is every tool's definition. */
+  tokens: number;
+  /**
+   * SearchTokens is what the first call of a turn sends with tool search:
+   * search_tools and the pinned tools.
+   */
+  searchTokens: number;
+  /**
+   * Searching says tool search is on for this conversation (the setting,
+   * and with "auto" the budget).
+   */
+  searching: boolean;
+}
+
+/**
  * ToolFilter narrows the tools of one server in a conversation. With Allowed
  * set only those tools are offered; Disabled tools are never offered.
  */
@@ -2758,6 +2785,12 @@ export interface ChatService {
   /** Stop stops the reply running in a conversation. */
   Stop(conversationID: number): Promise<void>;
   /**
+   * ToolCost is what the tools of a conversation with settings s cost each
+   * model call, in estimated tokens, with and without tool search (the
+   * composer's tool picker shows both).
+   */
+  ToolCost(settings: ConversationSettings): Promise<ToolCost>;
+  /**
    * Trust reports the standing approvals suspended because their server or
    * tools changed since they were given (SPEC G1).
    */
@@ -2797,6 +2830,7 @@ export function bindChatService(call: Call): ChatService {
     SetWidgetState: (conversationID, messageID, callID, state) => call('chat', 'ChatService', 'SetWidgetState', conversationID, messageID, callID, state),
     Settings: () => call('chat', 'ChatService', 'Settings'),
     Stop: (conversationID) => call('chat', 'ChatService', 'Stop', conversationID),
+    ToolCost: (settings) => call('chat', 'ChatService', 'ToolCost', settings),
     Trust: () => call('chat', 'ChatService', 'Trust'),
     UpdateSettings: (id, settings) => call('chat', 'ChatService', 'UpdateSettings', id, settings),
   };

@@ -484,6 +484,9 @@ describe('Chat: conversations', () => {
     await waitFor(() => expect(r.fake.callsOf('chat.UpdateSettings').at(-1)?.[1]).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini' }));
 
     await r.user.click(screen.getByTestId('tools-picker'));
+    // What the tools cost each call, and with tool search.
+    const cost = await screen.findByTestId('tools-picker-cost');
+    expect(cost).toHaveTextContent(/^\d+ tools?: ≈[\d,]+ tokens of definitions each model call\. With tool search \(Settings → Chat\): ≈120 tokens\.$/);
     const server = await screen.findByTestId('tools-picker-server-everything');
     await r.user.click(await within(server).findByTestId('tools-picker-expand-everything'));
     await r.user.click(await screen.findByTestId('tools-picker-tool-everything-echo'));

@@ -109,14 +109,14 @@ describe('Settings', () => {
 
       await user.clear(steps);
       await user.type(steps, '25{Enter}');
-      await waitFor(() => expect(fake.callsOf('chat.SaveSettings')).toEqual([[{ maxSteps: 25, toolTimeoutMs: 60000, approvalDefault: 'ask' }]]));
+      await waitFor(() => expect(fake.callsOf('chat.SaveSettings')).toEqual([[{ maxSteps: 25, toolTimeoutMs: 60000, approvalDefault: 'ask', toolSearch: 'auto' }]]));
       expect(await screen.findByText('Saved')).toBeInTheDocument();
 
       await user.clear(timeout);
       await user.type(timeout, '120');
       await user.tab();
-      await waitFor(() => expect(fake.callsOf('chat.SaveSettings').at(-1)).toEqual([{ maxSteps: 25, toolTimeoutMs: 120000, approvalDefault: 'ask' }]));
-      expect(fake.chat.settings).toEqual({ maxSteps: 25, toolTimeoutMs: 120000, approvalDefault: 'ask' });
+      await waitFor(() => expect(fake.callsOf('chat.SaveSettings').at(-1)).toEqual([{ maxSteps: 25, toolTimeoutMs: 120000, approvalDefault: 'ask', toolSearch: 'auto' }]));
+      expect(fake.chat.settings).toEqual({ maxSteps: 25, toolTimeoutMs: 120000, approvalDefault: 'ask', toolSearch: 'auto' });
     });
 
     it("shows Go's error when saving fails", async () => {
@@ -176,7 +176,7 @@ describe('Settings', () => {
 
       await user.click(screen.getByTestId('settings-approval-read-only'));
       await waitFor(() =>
-        expect(fake.callsOf('chat.SaveSettings')).toEqual([[{ maxSteps: 10, toolTimeoutMs: 60000, approvalDefault: 'readOnly' }]]),
+        expect(fake.callsOf('chat.SaveSettings')).toEqual([[{ maxSteps: 10, toolTimeoutMs: 60000, approvalDefault: 'readOnly', toolSearch: 'auto' }]]),
       );
       expect(fake.chat.settings.approvalDefault).toBe('readOnly');
       expect(screen.getByTestId('settings-approval-read-only')).toHaveAttribute('aria-checked', 'true');
@@ -186,12 +186,18 @@ describe('Settings', () => {
       const steps = screen.getByTestId('settings-max-steps');
       await user.clear(steps);
       await user.type(steps, '12{Enter}');
-      await waitFor(() => expect(fake.chat.settings).toEqual({ maxSteps: 12, toolTimeoutMs: 60000, approvalDefault: 'readOnly' }));
+      await waitFor(() => expect(fake.chat.settings).toEqual({ maxSteps: 12, toolTimeoutMs: 60000, approvalDefault: 'readOnly', toolSearch: 'auto' }));
+
+      // Tool search: auto by default, turned off here and kept with the rest.
+      expect(screen.getByTestId('settings-tool-search-auto')).toHaveAttribute('aria-checked', 'true');
+      await user.click(screen.getByTestId('settings-tool-search-off'));
+      await waitFor(() => expect(fake.chat.settings).toEqual({ maxSteps: 12, toolTimeoutMs: 60000, approvalDefault: 'readOnly', toolSearch: 'off' }));
+      expect(within(screen.getByTestId('settings-tool-search')).getByRole('status')).toHaveTextContent('Saved');
     });
 
     it('shows a stored read-only default, and Go\'s error when a save fails', async () => {
       const { fake, user } = renderApp({});
-      fake.chat.settings = { maxSteps: 10, toolTimeoutMs: 60000, approvalDefault: 'readOnly' };
+      fake.chat.settings = { maxSteps: 10, toolTimeoutMs: 60000, approvalDefault: 'readOnly', toolSearch: 'auto' };
       await go(user, 'settings');
       await waitFor(() => expect(screen.getByTestId('settings-approval-read-only')).toHaveAttribute('aria-checked', 'true'));
       fake.failNext('chat.SaveSettings', 'save chat settings: database is locked');
