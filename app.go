@@ -24,6 +24,7 @@ import (
 	"mcpdesk/backend/hotkey"
 	"mcpdesk/backend/instance"
 	"mcpdesk/backend/mcppool"
+	"mcpdesk/backend/notify"
 	"mcpdesk/backend/secrets"
 	"mcpdesk/backend/settings"
 	"mcpdesk/backend/shellenv"
@@ -77,7 +78,9 @@ type App struct {
 	tray      *tray.Tray
 	hotkey    *hotkey.Hotkey
 	hotkeyErr string
-	quitting  atomic.Bool
+	// notifier shows desktop notifications; a click opens its conversation.
+	notifier *notify.Notifier
+	quitting atomic.Bool
 	// nav keeps the window on the app's pages (backend/webview).
 	nav *webview.Guard
 	// loaded is closed by the first domReady (see watchFirstLoad).
@@ -94,6 +97,7 @@ func NewApp(cfg Config) (*App, error) {
 	}
 	a := &App{started: cfg.Started, cfg: cfg, loaded: make(chan struct{})}
 	a.logger, a.logFile = openLog(dir)
+	a.notifier = notify.New(notify.Options{AppName: "MCP Desk", OnClick: a.openConversation, Logger: a.logger})
 	desk := mcppool.NewElicitationDesk(emitter{a}, 0)
 	env := shellenv.NewProvider(true, shellenv.WithLogger(a.logger))
 	keychain := secrets.NewKeyring(keychainService)
@@ -133,6 +137,7 @@ func NewApp(cfg Config) (*App, error) {
 			// The tray's menu speaks the window's language.
 			settings.WithPrefsListener(func(p settings.Prefs) { a.tray.SetLabels(tray.LabelsFor(p.Language, os.Getenv)) }),
 			settings.WithDesktop(a.desktopStatus),
+			settings.WithNotifier(a.notifier),
 			// Links in rendered content open in the browser, never in the window.
 			settings.WithLinkOpener(a.openInBrowser),
 		},

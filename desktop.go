@@ -78,6 +78,17 @@ func (a *App) showWindow() {
 	runtime.EventsEmit(ctx, string(events.WindowShow))
 }
 
+// openConversation shows the full window on a conversation: the user
+// clicked its desktop notification.
+func (a *App) openConversation(id int64) {
+	ctx, ok := a.windowCtx()
+	if !ok {
+		return
+	}
+	a.showWindow()
+	runtime.EventsEmit(ctx, string(events.WindowOpenConversation), events.OpenConversationPayload{ConversationID: id})
+}
+
 // quickChat shows the window as quick chat; the frontend sizes it and
 // keeps it on top.
 func (a *App) quickChat() {
@@ -132,6 +143,7 @@ func (a *App) desktopStatus() settings.DesktopStatus {
 // stopDesktop gives the shortcut back and removes the tray icon.
 func (a *App) stopDesktop() {
 	a.hotkey.Close()
+	a.notifier.Close()
 	// Last: the tray shares the D-Bus connection the keychain uses.
 	a.tray.Stop()
 	if a.cfg.Instance != nil {

@@ -21,8 +21,10 @@ import (
 	"mcpdesk/backend/mcpconfig"
 	"mcpdesk/backend/mcppool"
 	"mcpdesk/backend/mcppool/mcptest"
+	"mcpdesk/backend/notify"
 	"mcpdesk/backend/providers"
 	"mcpdesk/backend/secrets"
+	"mcpdesk/backend/settings"
 	"mcpdesk/backend/store"
 	"mcpdesk/backend/usage"
 )
@@ -186,6 +188,7 @@ func TestBoundResultsAreNotNull(t *testing.T) {
 		"ChatService.RevealMessage":         {conv.ID, msgs[1].ID},
 		"ChatService.UpdateSettings":        {conv.ID, conv.Settings},
 		"ChatService.NewConversation":       {chat.NewConversationInput{Title: "Second"}},
+		"SettingsService.SavePrefs":         {settings.Prefs{Theme: "dark", NotifyOff: []notify.Kind{notify.Task}}},
 	})
 	notCalled := map[string]string{
 		"MCPPool.Import":            "needs a preview's token; backend/importer's tests check its result",

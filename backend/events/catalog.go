@@ -48,6 +48,7 @@ var Catalog = []Entry{
 	{UsageChanged, UsageChangedPayload{}},
 	{WindowQuickChat, QuickChatPayload{}},
 	{WindowShow, nil},
+	{WindowOpenConversation, OpenConversationPayload{}},
 }
 
 // Validate checks one emitted event against the contract: a name in

@@ -10,7 +10,17 @@ const (
 	WindowQuickChat Name = "window:quick-chat"
 	// WindowShow (no payload): show the full window, leaving quick chat.
 	WindowShow Name = "window:show"
+	// WindowOpenConversation carries an OpenConversationPayload: the user
+	// clicked a desktop notification; the window (shown already) opens
+	// its conversation.
+	WindowOpenConversation Name = "window:open-conversation"
 )
+
+// OpenConversationPayload names the conversation to open (0: none, the
+// chat as it is).
+type OpenConversationPayload struct {
+	ConversationID int64 `json:"conversationId"`
+}
 
 // QuickChatPayload says what closing the quick chat may do.
 type QuickChatPayload struct {

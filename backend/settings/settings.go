@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"mcpdesk/backend/notify"
 	"mcpdesk/backend/remotecontent"
 	"mcpdesk/backend/store"
 )
@@ -51,6 +52,9 @@ type Prefs struct {
 	// QuitOnClose: closing the window quits MCP Desk. By default (false)
 	// it stays in the system tray when a tray is shown (SPEC F2).
 	QuitOnClose bool `json:"quitOnClose"`
+	// NotifyOff lists the kinds of desktop notification turned off (none:
+	// every kind is sent while the window is hidden or unfocused).
+	NotifyOff []notify.Kind `json:"notifyOff" ts_type:"('reply' | 'approval' | 'question' | 'task')[] | null"`
 }
 
 // DefaultPrefs returns the preferences of a new installation.
@@ -64,6 +68,11 @@ func (p Prefs) Validate() error {
 	}
 	if !slices.Contains(languages, p.Language) {
 		return fmt.Errorf("invalid language %q: want one of %s", p.Language, quoteAll(languages))
+	}
+	for _, k := range p.NotifyOff {
+		if !slices.Contains(notify.Kinds, k) {
+			return fmt.Errorf("invalid notification kind %q: want reply, approval, question or task", k)
+		}
 	}
 	return nil
 }
@@ -117,6 +126,8 @@ type Service struct {
 	desktop func() DesktopStatus
 	// images keeps which hosts may show images and fetches them (remote.go).
 	images *remotecontent.Images
+	// notifier shows desktop notifications (WithNotifier, notify.go).
+	notifier Notifier
 }
 
 // New returns a Service over st describing the installation with info.
@@ -157,6 +168,7 @@ func (s *Service) Prefs() (Prefs, error) {
 		s.logger.Warn("stored language unknown, using default", "language", p.Language)
 		p.Language = def.Language
 	}
+	p.NotifyOff = slices.DeleteFunc(p.NotifyOff, func(k notify.Kind) bool { return !slices.Contains(notify.Kinds, k) })
 	return p, nil
 }
 

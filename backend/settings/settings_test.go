@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -39,7 +40,7 @@ func TestPrefsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p != (Prefs{Theme: "system", Language: ""}) {
+	if !reflect.DeepEqual(p, Prefs{Theme: "system", Language: ""}) {
 		t.Errorf("Prefs() = %+v, want defaults", p)
 	}
 }
@@ -55,11 +56,11 @@ func TestSavePrefs(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, err := s.SavePrefs(c.in)
-		if err != nil || got != c.want {
+		if err != nil || !reflect.DeepEqual(got, c.want) {
 			t.Fatalf("SavePrefs(%+v) = %+v, %v; want %+v", c.in, got, err, c.want)
 		}
 		read, err := s.Prefs()
-		if err != nil || read != c.want {
+		if err != nil || !reflect.DeepEqual(read, c.want) {
 			t.Fatalf("Prefs() after save = %+v, %v; want %+v", read, err, c.want)
 		}
 	}
@@ -74,7 +75,7 @@ func TestSavePrefs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st2.Close()
-	if p, err := New(st2, AppInfo{}).Prefs(); err != nil || p != (Prefs{Theme: "dark", Language: "en"}) {
+	if p, err := New(st2, AppInfo{}).Prefs(); err != nil || !reflect.DeepEqual(p, Prefs{Theme: "dark", Language: "en"}) {
 		t.Errorf("after reopen Prefs() = %+v, %v", p, err)
 	}
 }
@@ -106,7 +107,7 @@ func TestSavePrefsRejectsUnknownValues(t *testing.T) {
 			}
 		}
 	}
-	if p, _ := s.Prefs(); p != saved {
+	if p, _ := s.Prefs(); !reflect.DeepEqual(p, saved) {
 		t.Errorf("a rejected save changed the stored prefs to %+v", p)
 	}
 }
@@ -122,7 +123,7 @@ func TestPrefsFromNewerBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p != (Prefs{Theme: "system", Language: "zh-CN"}) {
+	if !reflect.DeepEqual(p, Prefs{Theme: "system", Language: "zh-CN"}) {
 		t.Errorf("Prefs() = %+v, want unknown theme to read as the default", p)
 	}
 }
@@ -239,7 +240,7 @@ func TestJSONShapes(t *testing.T) {
 		want string
 	}{
 		{AppInfo{"1", "/d", "/d/c.json", "/d/mcpdesk.db"}, `{"version":"1","dataDir":"/d","configFile":"/d/c.json","databaseFile":"/d/mcpdesk.db"}`},
-		{Prefs{"dark", "zh-CN", true}, `{"theme":"dark","language":"zh-CN","quitOnClose":true}`},
+		{Prefs{"dark", "zh-CN", true, nil}, `{"theme":"dark","language":"zh-CN","quitOnClose":true,"notifyOff":null}`},
 		{DesktopStatus{true, "Ctrl+Alt+Space", "", "mcpdesk --quick-chat"}, `{"tray":true,"hotkey":"Ctrl+Alt+Space","hotkeyError":"","quickChatCommand":"mcpdesk --quick-chat"}`},
 		{KeychainStatus{State: "unavailable", Reason: "locked", CheckedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}, `{"state":"unavailable","available":false,"reason":"locked","storedKeys":0,"checkedAt":"2026-01-02T03:04:05Z"}`},
 	}

@@ -1925,6 +1925,29 @@ export namespace mcppool {
 
 }
 
+export namespace notify {
+	
+	export class Notification {
+	    kind: 'reply' | 'approval' | 'question' | 'task';
+	    title: string;
+	    body: string;
+	    conversation: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Notification(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.title = source["title"];
+	        this.body = source["body"];
+	        this.conversation = source["conversation"];
+	    }
+	}
+
+}
+
 export namespace providers {
 	
 	export class Health {
@@ -2447,6 +2470,7 @@ export namespace settings {
 	    theme: 'system' | 'light' | 'dark';
 	    language: '' | 'en' | 'zh-CN';
 	    quitOnClose: boolean;
+	    notifyOff: ('reply' | 'approval' | 'question' | 'task')[] | null;
 	
 	    static createFrom(source: any = {}) {
 	        return new Prefs(source);
@@ -2457,6 +2481,7 @@ export namespace settings {
 	        this.theme = source["theme"];
 	        this.language = source["language"];
 	        this.quitOnClose = source["quitOnClose"];
+	        this.notifyOff = source["notifyOff"];
 	    }
 	}
 

@@ -2,7 +2,7 @@
 
 import { backend } from './backend';
 import { call } from './call';
-import type { AppInfo, DesktopStatus, KeychainStatus, Prefs } from './types';
+import type { AppInfo, DesktopStatus, KeychainStatus, Notification, Prefs } from './types';
 
 export const appInfo = (): Promise<AppInfo> => call(() => backend().settings.Info());
 
@@ -20,8 +20,11 @@ export const recheckKeychain = (): Promise<KeychainStatus> => call(() => backend
 
 export async function loadPrefs(): Promise<Prefs> {
   const p = await call(() => backend().settings.Prefs());
-  return { theme: p?.theme || 'system', language: p?.language ?? '', quitOnClose: p?.quitOnClose ?? false };
+  return { theme: p?.theme || 'system', language: p?.language ?? '', quitOnClose: p?.quitOnClose ?? false, notifyOff: p?.notifyOff ?? null };
 }
+
+/** notify shows a desktop notification unless its kind is turned off; true when sent. */
+export const notify = (n: Notification): Promise<boolean> => call(() => backend().settings.Notify(n));
 
 export const savePrefs = (p: Prefs): Promise<Prefs> => call(() => backend().settings.SavePrefs(p));
 

@@ -3,7 +3,7 @@
 // objects as the official schema types them. Only names the UI gives a
 // generated or protocol type live here.
 import type * as MCP from '@modelcontextprotocol/sdk/spec.types.js';
-import type { ImportPreview, Prefs, RPCEntry, ToolTrust } from './generated/contract';
+import type { ImportPreview, Notification, Prefs, RPCEntry, ToolTrust } from './generated/contract';
 import { allOf } from './values';
 
 export type {
@@ -26,6 +26,7 @@ export type {
   ListChangedPayload as ListChanged,
   ListedTool,
   ListKind,
+  Notification,
   PoolDefaults,
   Prefs,
   ProgressPayload as Progress,
@@ -101,3 +102,6 @@ export type JSONSchema = Record<string, unknown>;
 
 /** MCP's log severities, lowest first (the logger's level picker). */
 export const LOG_LEVELS = allOf<MCP.LoggingLevel>()(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+
+/** What a desktop notification is about; each kind can be turned off. */
+export type NotificationKind = Notification['kind'];

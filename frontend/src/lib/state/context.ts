@@ -18,6 +18,7 @@ import { AuditStore } from './audit.svelte';
 import { Shortcuts } from './shortcuts.svelte';
 import { Welcome } from './welcome.svelte';
 import { QuickChat } from './quickChat.svelte';
+import { Notifications } from './notifications.svelte';
 import { TrustStore } from './trust.svelte';
 import { RemoteImages } from './remoteImages.svelte';
 import { SignIns } from './signIn.svelte';
@@ -53,6 +54,8 @@ export interface Stores {
   welcome: Welcome;
   /** The window's quick-chat mode (tray, global shortcut, --quick-chat). */
   quick: QuickChat;
+  /** Desktop notifications while the window is away, and their clicks (issue 16). */
+  notifications: Notifications;
   /** What changed since standing approvals were given, and the approvals it suspended (SPEC G1). */
   trust: TrustStore;
   /** Which hosts may show images where, and the images fetched through Go (issue 11). */
@@ -66,11 +69,12 @@ export const STORES_KEY = Symbol('mcpdesk.stores');
 export function createStores(): Stores {
   const servers = new ServersStore();
   const chat = new ChatStore();
+  const layout = new Layout();
   return {
     servers,
     rpclog: new RPCLogStore(),
     prefs: new PrefsStore(),
-    layout: new Layout(),
+    layout,
     toasts: new Toasts(),
     dialogs: new Dialogs(),
     tools: new ToolsStore(),
@@ -86,6 +90,7 @@ export function createStores(): Stores {
     shortcuts: new Shortcuts(),
     welcome: new Welcome(),
     quick: new QuickChat(chat),
+    notifications: new Notifications(chat, layout),
     trust: new TrustStore(),
     remoteImages: new RemoteImages(),
     signIns: new SignIns(),

@@ -1,4 +1,4 @@
-import { loadPrefs, savePrefs, type LanguagePref, type Prefs, type ThemePref } from '../api';
+import { loadPrefs, savePrefs, type LanguagePref, type NotificationKind, type Prefs, type ThemePref } from '../api';
 import { setLocale, systemLocale, type Locale } from '../i18n';
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
@@ -9,7 +9,7 @@ const DARK_QUERY = '(prefers-color-scheme: dark)';
  * empty language follows the system language.
  */
 export class PrefsStore {
-  #prefs = $state<Prefs>({ theme: 'system', language: '', quitOnClose: false });
+  #prefs = $state<Prefs>({ theme: 'system', language: '', quitOnClose: false, notifyOff: null });
   #systemDark = $state(false);
   #systemLang = $state<Locale>(systemLocale());
   #loaded = false;
@@ -88,6 +88,18 @@ export class PrefsStore {
 
   setQuitOnClose(quitOnClose: boolean): Promise<void> {
     return this.#save({ ...this.#prefs, quitOnClose });
+  }
+
+  /** notifies reports whether desktop notifications of kind are on. */
+  notifies(kind: NotificationKind): boolean {
+    return !(this.#prefs.notifyOff ?? []).includes(kind);
+  }
+
+  /** setNotify turns one kind of desktop notification on or off. */
+  setNotify(kind: NotificationKind, on: boolean): Promise<void> {
+    const off = (this.#prefs.notifyOff ?? []).filter((k) => k !== kind);
+    if (!on) off.push(kind);
+    return this.#save({ ...this.#prefs, notifyOff: off.length ? off : null });
   }
 
   // save applies at once, then persists; a failed save rolls back and throws.

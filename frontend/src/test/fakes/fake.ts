@@ -8,6 +8,7 @@ import { looksSecret, type PairKind } from '../../lib/util/secretLook';
 import { uiOf } from '../../lib/views/toolUI';
 import type { Backend, MCPPoolBackend, SettingsBackend } from '../../lib/api/backend';
 import type {
+  Notification,
   AppInfo,
   ElicitationRequest,
   GetPromptResult,
@@ -274,7 +275,7 @@ export class FakeBackend implements Backend {
   #previewSeq = 0;
 
   constructor(o: FakeOptions = {}) {
-    this.prefs = { theme: 'system', language: '', quitOnClose: false, ...o.prefs };
+    this.prefs = { theme: 'system', language: '', quitOnClose: false, notifyOff: null, ...o.prefs };
     this.keychain = fakeKeychain(o.keychain);
     this.#keychainRecheck = o.keychainRecheck;
     this.info = o.info ?? {
@@ -965,7 +966,16 @@ export class FakeBackend implements Backend {
     return [items.slice(start, end), end < items.length ? String(end) : ''];
   }
 
+  /** What Notify showed, in order. */
+  readonly notifications: Notification[] = [];
+
   readonly settings: SettingsBackend = {
+    Notify: async (n: Notification) => {
+      this.#record('Notify', [n]);
+      if ((this.prefs.notifyOff ?? []).includes(n.kind)) return false;
+      this.notifications.push(structuredClone(n));
+      return true;
+    },
     Info: async () => {
       this.#record('Info', []);
       return { ...this.info };

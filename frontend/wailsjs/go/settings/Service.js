@@ -22,6 +22,10 @@ export function KeychainStatus() {
   return window['go']['settings']['Service']['KeychainStatus']();
 }
 
+export function Notify(arg1) {
+  return window['go']['settings']['Service']['Notify'](arg1);
+}
+
 export function OpenDataFolder() {
   return window['go']['settings']['Service']['OpenDataFolder']();
 }

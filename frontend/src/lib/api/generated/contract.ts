@@ -828,6 +828,9 @@ export interface KeychainStatus {
   checkedAt: string;
 }
 
+/** Kind is what a notification is about; each can be turned off. */
+export type Kind = 'reply' | 'approval' | 'question' | 'task';
+
 /** ListChangedPayload says that one list of one server changed. */
 export interface ListChangedPayload {
   server: string;
@@ -945,6 +948,15 @@ export interface NewConversationInput {
   settings: ConversationSettings;
 }
 
+/** Notification is one notification. */
+export interface Notification {
+  kind: 'reply' | 'approval' | 'question' | 'task';
+  title: string;
+  body: string;
+  /** Conversation is what a click opens (0: just the window). */
+  conversation: number;
+}
+
 /** OfferedTool is one tool a model may be offered. */
 export interface OfferedTool {
   /** Name is the name the model sees (SPEC A5), e.g. "everything__echo". */
@@ -963,6 +975,14 @@ export interface OllamaStatus {
   running: boolean;
   version?: string;
   url: string;
+}
+
+/**
+ * OpenConversationPayload names the conversation to open (0: none, the
+ * chat as it is).
+ */
+export interface OpenConversationPayload {
+  conversationId: number;
 }
 
 /**
@@ -1001,6 +1021,11 @@ export interface Prefs {
    * it stays in the system tray when a tray is shown (SPEC F2).
    */
   quitOnClose: boolean;
+  /**
+   * NotifyOff lists the kinds of desktop notification turned off (none:
+   * every kind is sent while the window is hidden or unfocused).
+   */
+  notifyOff: ('reply' | 'approval' | 'question' | 'task')[] | null;
 }
 
 /** Preset is a ready-made provider configuration (SPEC C1). */
@@ -2171,6 +2196,12 @@ export interface EventMap {
   'window:quick-chat': QuickChatPayload;
   /** WindowShow (no payload): show the full window, leaving quick chat. */
   'window:show': null;
+  /**
+   * WindowOpenConversation carries an OpenConversationPayload: the user
+   * clicked a desktop notification; the window (shown already) opens
+   * its conversation.
+   */
+  'window:open-conversation': OpenConversationPayload;
 }
 
 /** EventName is the name of one backend event. */
@@ -2204,6 +2235,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'usage:changed',
   'window:quick-chat',
   'window:show',
+  'window:open-conversation',
 ];
 
 /** Call reaches one bound Go method: the service's Go package, its name, the method. */
@@ -2524,6 +2556,14 @@ export interface SettingsService {
    * system's unlock prompt. Calls during a test wait for its result.
    */
   KeychainStatus(): Promise<KeychainStatus>;
+  /**
+   * Notify shows a desktop notification (issue 16) unless its kind is
+   * turned off in the preferences; it reports whether it was sent. The
+   * window decides when one is due (a reply finished, an approval or a
+   * question waits, a long tool call ended) while it is hidden or
+   * unfocused; clicking it brings the window to n.Conversation.
+   */
+  Notify(n: Notification): Promise<boolean>;
   /** OpenDataFolder shows the data folder in the system's file manager. */
   OpenDataFolder(): Promise<void>;
   /**
@@ -2576,6 +2616,7 @@ export function bindSettingsService(call: Call): SettingsService {
     FetchRemoteImage: (scope, url) => call('settings', 'Service', 'FetchRemoteImage', scope, url),
     Info: () => call('settings', 'Service', 'Info'),
     KeychainStatus: () => call('settings', 'Service', 'KeychainStatus'),
+    Notify: (n) => call('settings', 'Service', 'Notify', n),
     OpenDataFolder: () => call('settings', 'Service', 'OpenDataFolder'),
     OpenLink: (link) => call('settings', 'Service', 'OpenLink', link),
     Prefs: () => call('settings', 'Service', 'Prefs'),

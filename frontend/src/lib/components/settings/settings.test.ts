@@ -13,7 +13,7 @@ describe('Settings', () => {
     expect(screen.getByTestId('nav-settings')).toHaveTextContent('设置');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('设置');
     expect(document.documentElement.lang).toBe('zh-CN');
-    await waitFor(() => expect(fake.callsOf('SavePrefs')).toEqual([[{ theme: 'system', language: 'zh-CN', quitOnClose: false }]]));
+    await waitFor(() => expect(fake.callsOf('SavePrefs')).toEqual([[{ theme: 'system', language: 'zh-CN', quitOnClose: false, notifyOff: null }]]));
 
     await user.click(screen.getByTestId('settings-language-en'));
     expect(screen.getByTestId('nav-servers')).toHaveTextContent('Servers');
@@ -58,7 +58,7 @@ describe('Settings', () => {
     expect(screen.getByTestId('settings-theme-dark')).toHaveAttribute('aria-checked', 'true');
     setSystemDark(false);
     expect(document.documentElement.dataset.theme).toBe('dark');
-    await waitFor(() => expect(fake.callsOf('SavePrefs').at(-1)).toEqual([{ theme: 'dark', language: '', quitOnClose: false }]));
+    await waitFor(() => expect(fake.callsOf('SavePrefs').at(-1)).toEqual([{ theme: 'dark', language: '', quitOnClose: false, notifyOff: null }]));
 
     await user.click(screen.getByTestId('settings-theme-light'));
     expect(document.documentElement.dataset.theme).toBe('light');
