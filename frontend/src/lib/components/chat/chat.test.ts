@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/svelte';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { go, renderApp } from '../../../test/app';
 import { spec, status, type FakeOptions } from '../../../test/fakes/fake';
 import { chatMessage } from '../../../test/fakes/fakeChat';
@@ -87,6 +87,25 @@ describe('Chat: conversation and streaming', () => {
     const id = r.fake.callsOf('chat.Send')[0][0] as { conversationId: number };
     await waitFor(() => expect(screen.getByTestId(`chat-conversation-${id.conversationId}`)).toHaveAttribute('aria-current', 'true'));
     expect(screen.getByTestId('chat-title')).toHaveTextContent('Hello there');
+  });
+
+  it('renders a long reply that arrives whole over several frames, a few milliseconds of blocks each', async () => {
+    const r = await openChat();
+    const t = await sendText(r, 'Write a lot');
+    // Each look at the clock is 5 ms later: two blocks fit a frame's budget.
+    let clock = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => (clock += 5));
+    const paragraphs = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} of the answer.`);
+    t.assistant();
+    t.delta(paragraphs.join('\n\n'));
+    t.finish();
+    t.done();
+    const md = await screen.findByTestId('message-markdown');
+    expect(md).toHaveAttribute('data-rendering', 'true');
+    expect(md.querySelectorAll('p').length).toBeLessThan(10);
+    await waitFor(() => expect(md.querySelectorAll('p')).toHaveLength(40));
+    expect(md).not.toHaveAttribute('data-rendering');
+    expect(md.querySelectorAll('p')[39]).toHaveTextContent('Paragraph 39 of the answer.');
   });
 
   it('names the model of an answer by its provider, and by the id marked removed once the provider is gone', async () => {
