@@ -53,6 +53,7 @@ var migrations = []migration{
 	{Version: 8, Name: "pin tool definitions", Up: pinDefinitions},
 	{Version: 9, Name: "answer versions", Up: addAnswerVersions},
 	{Version: 10, Name: "attachments by content", Up: createAttachments},
+	{Version: 11, Name: "usage days", Up: createUsageDays},
 }
 
 // SchemaTooNewError reports a database written by a newer MCP Desk, whose

@@ -357,12 +357,11 @@ const dayMs = 24 * 60 * 60 * 1000
 var ErrBadOffset = errors.New("the time zone offset must be a multiple of 15 minutes within ±14 hours")
 
 func usageByDaySQL(f UsageFilter, offset time.Duration) (string, []any) {
-	where, args := f.where(true, "")
-	q := fmt.Sprintf(`SELECT (bucket * %d + ?) / %d AS day, model_id,
+	src, args := usageSource(f, offset)
+	return `SELECT day, model_id,
 		SUM(calls), SUM(prompt_tokens), SUM(completion_tokens), SUM(cached_tokens), SUM(reasoning_tokens)
-	FROM usage_buckets WHERE %s
-	GROUP BY day, model_id`, BucketSize.Milliseconds(), dayMs, where)
-	return q, append([]any{offset.Milliseconds()}, args...)
+	FROM ` + src + `
+	GROUP BY day, model_id`, args
 }
 
 // UsageByDay sums the calls f selects per day and model, in no particular
@@ -372,6 +371,9 @@ func usageByDaySQL(f UsageFilter, offset time.Duration) (string, []any) {
 func (s *Store) UsageByDay(ctx context.Context, f UsageFilter, offset time.Duration, models []UsageModel) ([]UsageGroup, error) {
 	if offset%BucketSize != 0 || offset < -14*time.Hour || offset > 14*time.Hour {
 		return nil, ErrBadOffset
+	}
+	if err := s.ensureUsageZone(ctx, offset); err != nil {
+		return nil, err
 	}
 	byID := make(map[int64]UsageModel, len(models))
 	for _, m := range models {
@@ -433,7 +435,7 @@ type ConversationUsage struct {
 	UnpricedCalls int64
 }
 
-func usageByConversationSQL(f UsageFilter, rates []ModelRate, limit int) (string, []any) {
+func usageByConversationSQL(f UsageFilter, offset time.Duration, rates []ModelRate, limit int) (string, []any) {
 	var args []any
 	rateSQL := `SELECT 0, 0.0, 0.0, 0.0 WHERE 0`
 	if len(rates) > 0 {
@@ -442,8 +444,8 @@ func usageByConversationSQL(f UsageFilter, rates []ModelRate, limit int) (string
 			args = append(args, r.ModelID, r.Input, r.Cached, r.Output)
 		}
 	}
-	where, wargs := f.where(true, "b.")
-	args = append(args, wargs...)
+	src, sargs := usageSource(f, offset)
+	args = append(args, sargs...)
 	if limit <= 0 {
 		limit = -1
 	}
@@ -460,9 +462,8 @@ func usageByConversationSQL(f UsageFilter, rates []ModelRate, limit int) (string
 				+ MIN(b.cached_tokens, b.prompt_tokens) * r.cached + b.completion_tokens * r.output) / 1000000.0) AS cost,
 			SUM(CASE WHEN r.model_id IS NULL THEN b.calls ELSE 0 END) AS unpriced,
 			COUNT(*) OVER () AS n
-		FROM usage_buckets b
+		FROM ` + src + ` b
 		LEFT JOIN rate r ON r.model_id = b.model_id
-		WHERE ` + where + `
 		GROUP BY b.conversation_id
 		ORDER BY cost DESC, p + c DESC, b.conversation_id DESC
 		LIMIT ?
@@ -472,12 +473,19 @@ func usageByConversationSQL(f UsageFilter, rates []ModelRate, limit int) (string
 	return q, args
 }
 
-// UsageByConversation sums the calls f selects per conversation, with their
+// UsageByConversation sums the calls f selects per conversation (its
+// range read by days of the zone offset east of UTC, see usage_days.go), with their
 // cost at rates (models without a rate count as unpriced), most expensive
 // first, then most tokens. It returns at most limit conversations (<= 0:
 // all) and how many there are in all.
-func (s *Store) UsageByConversation(ctx context.Context, f UsageFilter, rates []ModelRate, limit int) ([]ConversationUsage, int, error) {
-	q, args := usageByConversationSQL(f, rates, limit)
+func (s *Store) UsageByConversation(ctx context.Context, f UsageFilter, offset time.Duration, rates []ModelRate, limit int) ([]ConversationUsage, int, error) {
+	if offset%BucketSize != 0 || offset < -14*time.Hour || offset > 14*time.Hour {
+		return nil, 0, ErrBadOffset
+	}
+	if err := s.ensureUsageZone(ctx, offset); err != nil {
+		return nil, 0, err
+	}
+	q, args := usageByConversationSQL(f, offset, rates, limit)
 	rows, err := s.sqlDB.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("sum usage by conversation: %w", err)
@@ -532,7 +540,10 @@ GROUP BY provider, preset, model`
 // key and the covering indexes.
 func (s *Store) UsageQueryPlans(ctx context.Context, f UsageFilter, offset time.Duration, rates []ModelRate) (map[string][]string, error) {
 	byDay, dayArgs := usageByDaySQL(f, offset)
-	byConv, convArgs := usageByConversationSQL(f, rates, 100)
+	if err := s.ensureUsageZone(ctx, offset); err != nil {
+		return nil, err
+	}
+	byConv, convArgs := usageByConversationSQL(f, offset, rates, 100)
 	queries := map[string]struct {
 		sql  string
 		args []any

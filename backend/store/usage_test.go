@@ -109,7 +109,7 @@ func TestRollupMatchesLedger(t *testing.T) {
 	if _, err := st.sqlDB.Exec(`DELETE FROM usage_records WHERE id % 7 = 0`); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct {
+	cases := []struct {
 		offset   time.Duration
 		from, to time.Time
 		conv     int64
@@ -117,7 +117,76 @@ func TestRollupMatchesLedger(t *testing.T) {
 		{0, time.Time{}, time.Time{}, 0},
 		{8 * time.Hour, start.AddDate(0, 0, 10).Add(-8 * time.Hour), start.AddDate(0, 0, 40).Add(-8 * time.Hour), 0},
 		{-5*time.Hour - 45*time.Minute, start.AddDate(0, 0, 3).Add(5*time.Hour + 45*time.Minute), start.AddDate(0, 0, 4).Add(5*time.Hour + 45*time.Minute), 3},
-	} {
+		// Ranges that end inside days: whole days and their edges in buckets.
+		{8 * time.Hour, start.AddDate(0, 0, 2).Add(3*time.Hour + 15*time.Minute), start.AddDate(0, 0, 20).Add(17*time.Hour + 30*time.Minute), 0},
+		{5*time.Hour + 30*time.Minute, start.Add(45 * time.Minute), start.AddDate(0, 0, 1).Add(2 * time.Hour), 2},
+		{0, start.AddDate(0, 0, 30).Add(6 * time.Hour), time.Time{}, 0},
+	}
+	check := func(when string) {
+		t.Helper()
+		for _, c := range cases {
+			checkDays(t, st, when, c.offset, UsageFilter{From: c.from, To: c.to, ConversationID: c.conv})
+			checkConversations(t, st, when, c.offset, UsageFilter{From: c.from, To: c.to})
+		}
+	}
+	check("built from the buckets")
+	// The zones are kept now: new calls and deletes reach their days through the triggers.
+	var more []UsageRecord
+	for range 1000 {
+		more = append(more, UsageRecord{
+			Time:           start.Add(time.Duration(rng.Int64N(int64(60 * 24 * time.Hour)))),
+			ConversationID: rng.Int64N(5), Provider: "p" + models[rng.IntN(2)], Model: models[rng.IntN(3)] + "-new",
+			PromptTokens: rng.Int64N(1000), CompletionTokens: rng.Int64N(100), CachedTokens: rng.Int64N(10), ReasoningTokens: rng.Int64N(5),
+		})
+	}
+	if err := st.AddUsageBatch(ctx, slices.Values(more)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.sqlDB.Exec(`DELETE FROM usage_records WHERE id % 5 = 0`); err != nil {
+		t.Fatal(err)
+	}
+	check("kept by the triggers")
+}
+
+// checkConversations compares the sums per conversation with the ledger's.
+func checkConversations(t *testing.T, st *Store, when string, offset time.Duration, f UsageFilter) {
+	t.Helper()
+	ctx := context.Background()
+	rows, _, err := st.UsageByConversation(ctx, f, offset, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int64]TokenSums{}
+	for _, r := range rows {
+		got[r.ConversationID] = r.Tokens
+	}
+	want := map[int64]TokenSums{}
+	st.UsageRecords(ctx, f, func(r UsageRecord) error {
+		s := want[r.ConversationID]
+		s.Add(TokenSums{r.PromptTokens, r.CompletionTokens, r.CachedTokens, r.ReasoningTokens})
+		want[r.ConversationID] = s
+		return nil
+	})
+	if len(got) != len(want) {
+		t.Errorf("%s, offset %s %+v: %d conversations, ledger %d", when, offset, f, len(got), len(want))
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s, offset %s, conversation %d: rollup %+v, ledger %+v", when, offset, k, got[k], w)
+		}
+	}
+}
+
+// checkDays compares the sums per day and model with the ledger's.
+func checkDays(t *testing.T, st *Store, when string, offset time.Duration, f UsageFilter) {
+	t.Helper()
+	ctx := context.Background()
+	c := struct {
+		offset   time.Duration
+		from, to time.Time
+		conv     int64
+	}{offset, f.From, f.To, f.ConversationID}
+	{
 		f := UsageFilter{From: c.from, To: c.to, ConversationID: c.conv}
 		groups, err := st.UsageByDay(ctx, f, c.offset, nil)
 		if err != nil {
@@ -146,11 +215,11 @@ func TestRollupMatchesLedger(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(got) != len(want) || len(want) == 0 {
-			t.Fatalf("offset %s: %d groups, ledger has %d", c.offset, len(got), len(want))
+			t.Fatalf("%s, offset %s %+v: %d groups, ledger has %d", when, c.offset, f, len(got), len(want))
 		}
 		for k, w := range want {
 			if got[k] != w || calls[k] != wantCalls[k] {
-				t.Errorf("offset %s %v: rollup %+v (%d calls), ledger %+v (%d calls)", c.offset, k, got[k], calls[k], w, wantCalls[k])
+				t.Errorf("%s, offset %s %v: rollup %+v (%d calls), ledger %+v (%d calls)", when, c.offset, k, got[k], calls[k], w, wantCalls[k])
 			}
 		}
 	}
@@ -186,7 +255,7 @@ func TestUsageByConversation(t *testing.T) {
 		t.Fatalf("models %+v, %v", models, err)
 	}
 	rates := []ModelRate{{ModelID: models[0].ID, Input: 2, Cached: 1, Output: 10}}
-	rows, total, err := st.UsageByConversation(ctx, UsageFilter{}, rates, 2)
+	rows, total, err := st.UsageByConversation(ctx, UsageFilter{}, 0, rates, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +264,7 @@ func TestUsageByConversation(t *testing.T) {
 		rows[0].Calls != 2 || rows[0].Title != "Dear" || !rows[0].Exists || rows[1].ConversationID != c1.ID || rows[1].Cost != 2 {
 		t.Fatalf("top 2 of %d: %+v", total, rows)
 	}
-	rows, _, err = st.UsageByConversation(ctx, UsageFilter{}, nil, 0)
+	rows, _, err = st.UsageByConversation(ctx, UsageFilter{}, 0, nil, 0)
 	if err != nil || len(rows) != 4 {
 		t.Fatalf("all without rates: %+v, %v", rows, err)
 	}
@@ -211,19 +280,31 @@ func TestUsageByConversation(t *testing.T) {
 
 func TestUsageQueryPlansUseIndexes(t *testing.T) {
 	st := openTest(t, t.TempDir())
-	from := time.Date(2025, 5, 1, 0, 0, 0, 0, time.UTC)
+	// From 06:00 UTC: the hours before the first whole day come from the
+	// buckets, the days from usage_days; each by a search of its key.
+	from := time.Date(2025, 5, 1, 6, 0, 0, 0, time.UTC)
 	plans, err := st.UsageQueryPlans(context.Background(), UsageFilter{From: from, To: from.AddDate(0, 0, 30), ConversationID: 1}, 0,
 		[]ModelRate{{ModelID: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range map[string]string{
-		"by day and model":   "SEARCH usage_buckets USING PRIMARY KEY (bucket>? AND bucket<?)",
-		"by conversation":    "SEARCH b USING PRIMARY KEY (bucket>? AND bucket<?)",
-		"conversation total": "USING COVERING INDEX usage_by_conversation (conversation_id=?)",
+	days := "SEARCH usage_days USING PRIMARY KEY (offset_min=? AND day>? AND day<?)"
+	buckets := "SEARCH usage_buckets USING PRIMARY KEY (bucket>? AND bucket<?)"
+	for name, want := range map[string][]string{
+		"by day and model":   {days, buckets},
+		"by conversation":    {days, buckets},
+		"conversation total": {"USING COVERING INDEX usage_by_conversation (conversation_id=?)"},
 	} {
-		if plan := strings.Join(plans[name], "\n"); !strings.Contains(plan, want) || strings.Contains(plan, "SCAN usage_records") {
-			t.Errorf("%s plan:\n%s\nwant %q", name, plan, want)
+		plan := strings.Join(plans[name], "\n")
+		for _, w := range want {
+			if !strings.Contains(plan, w) {
+				t.Errorf("%s plan:\n%s\nwant %q", name, plan, w)
+			}
+		}
+		for _, scan := range []string{"SCAN usage_records", "SCAN usage_buckets", "SCAN usage_days"} {
+			if strings.Contains(plan, scan) {
+				t.Errorf("%s plan scans a table:\n%s", name, plan)
+			}
 		}
 	}
 }

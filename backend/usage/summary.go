@@ -299,7 +299,7 @@ func (e *Engine) summary(ctx context.Context, q UsageQuery, convLimit int) (Usag
 		wg              sync.WaitGroup
 	)
 	wg.Go(func() { groups, dayErr = e.st.UsageByDay(ctx, f, sp.offset, models) })
-	wg.Go(func() { convs, nConvs, convErr = e.st.UsageByConversation(ctx, f, rates, convLimit) })
+	wg.Go(func() { convs, nConvs, convErr = e.st.UsageByConversation(ctx, f, sp.offset, rates, convLimit) })
 	wg.Wait()
 	if err := cmp.Or(dayErr, convErr); err != nil {
 		return UsageSummary{}, err
