@@ -130,8 +130,12 @@ export class ChatStore {
   /** flushes counts how often buffered deltas were applied (a test hook for the throttling). */
   flushes = 0;
 
-  constructor(o: { schedule?: Schedule } = {}) {
+  #sidebar: boolean;
+
+  /** sidebar false: a store of one conversation (a column of a comparison), which keeps no conversation list. */
+  constructor(o: { schedule?: Schedule; sidebar?: boolean } = {}) {
     this.#schedule = o.schedule ?? nextFrame;
+    this.#sidebar = o.sidebar ?? true;
   }
 
   // ---- sidebar
@@ -355,9 +359,11 @@ export class ChatStore {
       }),
       on('chat:error', (e) => this.turns.error(e)),
       on('chat:done', (d) => this.#done(d.conversationId, d.turnId, d.reason, d.steps)),
-      on('chat:conversations', () => void this.loadList()),
+      on('chat:conversations', () => {
+        if (this.#sidebar) void this.loadList();
+      }),
     ];
-    void this.loadList();
+    if (this.#sidebar) void this.loadList();
     return () => {
       offs.forEach((off) => off());
       this.#cancelFlush?.();
@@ -522,7 +528,7 @@ export class ChatStore {
         this.#current = c;
         this.#messages = [];
       }
-      void this.loadList();
+      if (this.#sidebar) void this.loadList();
     }
     const id = c.id;
     this.turns.clearErrors(id);
@@ -664,7 +670,7 @@ export class ChatStore {
   #started(conversationId: number, t: SendResult): void {
     this.turns.started(conversationId, t.turnId);
     if (this.#current?.id === conversationId) this.#applyMessage(t.userMessage);
-    void this.loadList();
+    if (this.#sidebar) void this.loadList();
   }
 
   // #cut drops messages that were shown before a regenerate or an edit

@@ -19,6 +19,7 @@ import { Shortcuts } from './shortcuts.svelte';
 import { Welcome } from './welcome.svelte';
 import { QuickChat } from './quickChat.svelte';
 import { Notifications } from './notifications.svelte';
+import { Compare } from './compare.svelte';
 import { TrustStore } from './trust.svelte';
 import { RemoteImages } from './remoteImages.svelte';
 import { SignIns } from './signIn.svelte';
@@ -56,6 +57,8 @@ export interface Stores {
   quick: QuickChat;
   /** Desktop notifications while the window is away, and their clicks (issue 16). */
   notifications: Notifications;
+  /** Models side by side: one prompt, two or three models, a column each (issue 16). */
+  compare: Compare;
   /** What changed since standing approvals were given, and the approvals it suspended (SPEC G1). */
   trust: TrustStore;
   /** Which hosts may show images where, and the images fetched through Go (issue 11). */
@@ -91,6 +94,7 @@ export function createStores(): Stores {
     welcome: new Welcome(),
     quick: new QuickChat(chat),
     notifications: new Notifications(chat, layout),
+    compare: new Compare(),
     trust: new TrustStore(),
     remoteImages: new RemoteImages(),
     signIns: new SignIns(),
