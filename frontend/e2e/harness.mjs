@@ -5,7 +5,7 @@
 // specs share. run.mjs registers every spec's tests with it and runs them.
 import { chromium } from 'playwright-core';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync, existsSync, readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, existsSync, readFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,8 @@ const everything = join(root, 'backend/mcppool/testdata/npm/node_modules/@modelc
 
 // The scripted fake LLM provider (byte-accurate OpenAI SSE, see backend/llm/llmtest).
 const fakeLLM = process.env.E2E_FAKELLM || goBuild('fakellm', './backend/llm/llmtest/fakellm');
+// A desktop notification daemon that records what it shows and clicks on request.
+const fakeNotifyd = process.env.E2E_FAKENOTIFYD || goBuild('fakenotifyd', './backend/notify/notifytest/fakenotifyd');
 
 function freePort() {
   return new Promise((res, rej) => {
@@ -54,16 +56,21 @@ async function waitHTTP(url, ms) {
 // An app with LLM providers reads the keychain: run it with keychain, or
 // D-Bus autolaunches a session bus and a gnome-keyring-daemon that outlive
 // the test.
-async function startApp(name, config, { keychain = false, env = {} } = {}) {
+// With notify set, a fake notification daemon runs in that session too
+// (backend/notify/notifytest/fakenotifyd): notifications() lists what it
+// showed, click(id) clicks one.
+async function startApp(name, config, { keychain = false, notify = false, env = {} } = {}) {
   const data = join(work, name);
   mkdirSync(data, { recursive: true });
   if (config) writeFileSync(join(data, 'mcp.config.json'), JSON.stringify(config, null, 2));
   const port = await freePort();
   const log = [];
   const run = ['xvfb-run', '-a', devBin, '-devserver', `127.0.0.1:${port}`];
-  const [cmd, ...args] = keychain
-    ? ['dbus-run-session', '--', join(root, 'build/scripts/with-keyring.sh'), ...run]
-    : run;
+  const notifyDir = join(data, 'notify');
+  mkdirSync(notifyDir, { recursive: true });
+  const keyring = keychain || notify ? [join(root, 'build/scripts/with-keyring.sh')] : [];
+  const notifyd = notify ? [join(root, 'build/scripts/with-notifyd.sh'), fakeNotifyd, notifyDir] : [];
+  const [cmd, ...args] = keychain || notify ? ['dbus-run-session', '--', ...notifyd, ...keyring, ...run] : run;
   const proc = spawn(cmd, args, {
     env: { ...process.env, MCPDESK_DATA_DIR: data, XDG_DATA_HOME: join(data, 'xdg'), XDG_CACHE_HOME: join(data, 'xdg-cache'), ...env },
     cwd: root,
@@ -78,6 +85,11 @@ async function startApp(name, config, { keychain = false, env = {} } = {}) {
   });
   return {
     url: `http://127.0.0.1:${port}/`, data, log,
+    notifications() {
+      const f = join(notifyDir, 'shown.jsonl');
+      return existsSync(f) ? readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+    },
+    click(id) { appendFileSync(join(notifyDir, 'clicks'), `${id}\n`); },
     async stop() {
       try { process.kill(-proc.pid, 'SIGTERM'); } catch {}
       const exited = await new Promise((r) => { proc.on('exit', () => r(true)); setTimeout(() => r(proc.exitCode !== null), 5000); });

@@ -1,4 +1,5 @@
-// Playwright Test's global setup: our MCP test server and the fake LLM are
+// Playwright Test's global setup: our MCP test server, the fake LLM and the
+// fake notification daemon are
 // built once, and every worker's harness uses them.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -12,6 +13,7 @@ export default function setup() {
   for (const [name, pkg, env] of [
     ['testserver', './backend/mcppool/testserver', 'E2E_TESTSERVER'],
     ['fakellm', './backend/llm/llmtest/fakellm', 'E2E_FAKELLM'],
+    ['fakenotifyd', './backend/notify/notifytest/fakenotifyd', 'E2E_FAKENOTIFYD'],
   ]) {
     execFileSync('go', ['build', '-o', join(bin, name), pkg], { cwd: root, stdio: 'inherit' });
     process.env[env] = join(bin, name);

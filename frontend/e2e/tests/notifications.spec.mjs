@@ -1,0 +1,4 @@
+import { register } from '../register.mjs';
+import spec from '../specs/notifications.mjs';
+
+register(spec);
