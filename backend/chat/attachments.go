@@ -9,6 +9,7 @@ import (
 
 	"mcpdesk/backend/attach"
 	"mcpdesk/backend/llm"
+	"mcpdesk/backend/providers"
 	"mcpdesk/backend/store"
 	"mcpdesk/backend/usererr"
 )
@@ -86,14 +87,30 @@ func (e *Engine) checkImages(ctx context.Context, conv store.Conversation, list 
 	if err != nil || len(routes) == 0 {
 		return nil // the turn says what is wrong with the model
 	}
-	model := routes[0].Target.Model
-	if model == "" {
-		model = routes[0].Ref.Model
-	}
-	if !llm.TakesImages(model) {
+	if !takesImages(ctx, routes[0]) {
 		return usererr.New(usererr.ChatNoImages, usererr.Params{"model": routes[0].Target.Label})
 	}
 	return nil
+}
+
+// takesImages is whether the model of route may be sent images: what its
+// provider says (Ollama), else what its name says (llm.TakesImages).
+func takesImages(ctx context.Context, route providers.Route) bool {
+	model := route.Target.Model
+	if model == "" {
+		model = route.Ref.Model
+	}
+	return llm.ImagesFor(ctx, route.Target.Client, model)
+}
+
+// ModelTakesImages reports whether ref's model may be sent images (true
+// when it cannot be told: the provider's error comes at sending).
+func (e *Engine) ModelTakesImages(ctx context.Context, ref providers.ModelRef) bool {
+	routes, err := e.models.Routes(ctx, ref)
+	if err != nil || len(routes) == 0 {
+		return llm.TakesImages(ref.Model)
+	}
+	return takesImages(ctx, routes[0])
 }
 
 // userContent is what the model is sent of user message m: its text, the

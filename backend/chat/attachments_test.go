@@ -12,6 +12,7 @@ import (
 	"mcpdesk/backend/attach"
 	"mcpdesk/backend/attach/attachtest"
 	"mcpdesk/backend/llm/llmtest"
+	"mcpdesk/backend/providers"
 	"mcpdesk/backend/store"
 	"mcpdesk/backend/usererr"
 )
@@ -149,5 +150,33 @@ func TestAttachmentsRefusedBeforeSending(t *testing.T) {
 	}
 	if _, err := en.e.AddAttachment(en.ctx, "tool.exe", append([]byte("MZ"), make([]byte, 64)...)); !errors.Is(err, attach.ErrUnsupported) {
 		t.Errorf("an executable: %v", err)
+	}
+}
+
+// Ollama says which installed models see images (/api/show capabilities):
+// its word wins over the name table both ways.
+func TestOllamaSaysWhichModelsSeeImages(t *testing.T) {
+	en := newEnv(t, envConfig{ollama: true})
+	en.llm.SetModels("llama3.2-vision:11b", "llava:7b", "qwen3:8b")
+	en.llm.SetVisionModels("llava:7b")
+	ref := func(m string) providers.ModelRef { return providers.ModelRef{Provider: en.provider.ID, Model: m} }
+	if !en.e.ModelTakesImages(en.ctx, ref("llava:7b")) {
+		t.Error("llava: Ollama lists vision")
+	}
+	// A name that says vision, installed without it (a text-only build).
+	if en.e.ModelTakesImages(en.ctx, ref("llama3.2-vision:11b")) {
+		t.Error("llama3.2-vision: Ollama does not list vision")
+	}
+	// Not installed: Ollama cannot say, the name table decides.
+	if !en.e.ModelTakesImages(en.ctx, ref("gemma3:27b")) || en.e.ModelTakesImages(en.ctx, ref("llama3.1:8b")) {
+		t.Error("models Ollama does not know fall back to the name table")
+	}
+	pic, err := en.e.AddAttachment(en.ctx, "a.png", pngBytes(t, 2, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv := en.newConv(func(s *store.ConversationSettings) { s.Provider, s.Model = en.provider.ID, "qwen3:8b" })
+	if _, err := en.e.Send(en.ctx, SendRequest{ConversationID: conv.ID, Text: "see", Attachments: []store.Attachment{pic}}); err == nil || !strings.Contains(err.Error(), "does not take images") {
+		t.Errorf("qwen3 without vision: %v", err)
 	}
 }

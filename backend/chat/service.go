@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"mcpdesk/backend/llm"
+	"mcpdesk/backend/providers"
 	"mcpdesk/backend/safefile"
 	"mcpdesk/backend/store"
 )
@@ -157,9 +157,13 @@ func (s *ChatService) ToolCost(settings store.ConversationSettings) ToolCost {
 	return s.e.ToolCost(settings, s.e.settings(s.ctx).ToolSearch)
 }
 
-// ModelTakesImages reports whether model may be sent images (false only
-// for models known to see none), so the composer says so before sending.
-func (s *ChatService) ModelTakesImages(model string) bool { return llm.TakesImages(model) }
+// ModelTakesImages reports whether a provider's model may be sent images
+// (false only for models known to see none: Ollama says so per model,
+// others by a table of text-only families), so the composer says so before
+// sending.
+func (s *ChatService) ModelTakesImages(ref providers.ModelRef) bool {
+	return s.e.ModelTakesImages(s.ctx, ref)
+}
 
 // Stop stops the reply running in a conversation.
 func (s *ChatService) Stop(conversationID int64) error { return s.e.Stop(conversationID) }

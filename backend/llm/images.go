@@ -1,6 +1,66 @@
 package llm
 
-import "strings"
+import (
+	"context"
+	"strings"
+	"sync"
+
+	"github.com/ollama/ollama/api"
+)
+
+// VisionReporter is a Client that knows whether its models see images;
+// Ollama says so for each installed model (/api/show capabilities).
+type VisionReporter interface {
+	// ModelTakesImages returns whether model takes images, and whether the
+	// provider said so (known false: ask TakesImages).
+	ModelTakesImages(ctx context.Context, model string) (takes, known bool)
+}
+
+// ImagesFor is whether model of client may be sent images: what the
+// provider says when it says it, else TakesImages.
+func ImagesFor(ctx context.Context, client Client, model string) bool {
+	if r, ok := client.(VisionReporter); ok {
+		if takes, known := r.ModelTakesImages(ctx, model); known {
+			return takes
+		}
+	}
+	return TakesImages(model)
+}
+
+// visionCache keeps what Ollama said of each model (it does not change
+// while the model is installed under that name).
+type visionCache struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
+
+// ModelTakesImages asks Ollama for model's capabilities (POST /api/show)
+// once and remembers the answer; a failed request is not an answer.
+func (c *ollamaClient) ModelTakesImages(ctx context.Context, model string) (takes, known bool) {
+	c.vision.mu.Lock()
+	v, ok := c.vision.m[model]
+	c.vision.mu.Unlock()
+	if ok {
+		return v, true
+	}
+	if c.urlErr != nil || strings.TrimSpace(model) == "" {
+		return false, false
+	}
+	res, err := c.api.Show(ctx, &api.ShowRequest{Model: model})
+	if err != nil || len(res.Capabilities) == 0 {
+		return false, false
+	}
+	for _, cp := range res.Capabilities {
+		v = v || string(cp) == "vision"
+	}
+	c.vision.mu.Lock()
+	if c.vision.m == nil {
+		c.vision.m = map[string]bool{}
+	}
+	c.vision.m[model] = v
+	c.vision.mu.Unlock()
+	return v, true
+}
 
 // TakesImages reports whether model may be sent images (issue 16, SPEC
 // D10). Providers do not say which of their models see images (OpenAI's

@@ -22,6 +22,8 @@ type ollamaClient struct {
 	cls    classifier
 	log    *slog.Logger
 	host   string
+	// vision remembers which models see images (images.go).
+	vision visionCache
 }
 
 // NewOllama returns a Client for an Ollama server. An empty BaseURL means

@@ -313,6 +313,15 @@ func (c watchedClient) Stream(ctx context.Context, req llm.Request, onDelta func
 	return res, err
 }
 
+// ModelTakesImages implements llm.VisionReporter when the wrapped client
+// does (Ollama): the chat asks through the wrapper.
+func (c watchedClient) ModelTakesImages(ctx context.Context, model string) (takes, known bool) {
+	if r, ok := c.Client.(llm.VisionReporter); ok {
+		return r.ModelTakesImages(ctx, model)
+	}
+	return false, false
+}
+
 // observe records what a chat call to provider id proved: a 401/403 marks
 // it rejected, a success marks it ok (clearing an earlier rejection). Other
 // failures say nothing about the key.

@@ -221,6 +221,8 @@ type Server struct {
 	reqs   []Request
 	all    []Request
 	models []string
+	// vision are the models /api/show says see images.
+	vision []string
 	key    string
 	// openModels lists models without checking the key, as many
 	// OpenAI-compatible servers do (OpenModels).
@@ -273,6 +275,14 @@ func (s *Server) Repeat(turn Turn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.repeat = &turn
+}
+
+// SetVisionModels makes /api/show list "vision" among the capabilities of
+// these models (Ollama).
+func (s *Server) SetVisionModels(ids ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.vision = append([]string(nil), ids...)
 }
 
 // SetModels sets the ids listed by /v1/models or /api/tags.
@@ -582,8 +592,13 @@ func (s *Server) ollamaShow(w http.ResponseWriter, rec Request) {
 	}
 	s.mu.Lock()
 	known := slices.Contains(s.models, name)
+	vision := slices.Contains(s.vision, name)
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	caps := []string{"completion", "tools"}
+	if vision {
+		caps = append(caps, "vision")
+	}
 	if !known {
 		w.WriteHeader(http.StatusNotFound)
 		fmt.Fprintf(w, `{"error":"model '%s' not found"}`, strings.ReplaceAll(name, `"`, ""))
@@ -592,7 +607,7 @@ func (s *Server) ollamaShow(w http.ResponseWriter, rec Request) {
 	json.NewEncoder(w).Encode(map[string]any{
 		"modelfile": "FROM " + name, "template": "{{ .Prompt }}",
 		"details":      map[string]string{"format": "gguf", "family": "llama", "parameter_size": "3.2B", "quantization_level": "Q4_K_M"},
-		"capabilities": []string{"completion", "tools"},
+		"capabilities": caps,
 	})
 }
 

@@ -25,6 +25,7 @@ import type {
   ToolCost,
 } from './chatTypes';
 import type { TrustReport } from './trustTypes';
+import type { ModelRef } from './providerTypes';
 
 /** normalizeSettings builds full conversation settings from some (a new chat's, a change). */
 export function normalizeSettings(s: Partial<ConversationSettings> | null | undefined): ConversationSettings {
@@ -144,8 +145,8 @@ export const addAttachment = async (name: string, file: Blob): Promise<Attachmen
 /** toolCost is what a conversation's tools cost each model call, in estimated tokens, with and without tool search. */
 export const toolCost = (settings: ConversationSettings): Promise<ToolCost> => call(() => backend().chat.ToolCost(settings));
 
-/** modelTakesImages is false for a model known to see no images. */
-export const modelTakesImages = (model: string): Promise<boolean> => call(() => backend().chat.ModelTakesImages(model));
+/** modelTakesImages is false for a model known to see no images (Ollama says so per model; others by name). */
+export const modelTakesImages = (ref: ModelRef): Promise<boolean> => call(() => backend().chat.ModelTakesImages(ref));
 
 /** stopTurn cancels the running turn: the stream and every call in flight. */
 export const stopTurn = (conversationId: number): Promise<void> => call(() => backend().chat.Stop(conversationId));

@@ -552,7 +552,7 @@ export class FakeChat implements ChatServiceBackend {
   };
 
   /** As Go's llm.TakesImages, for the families the UI tests use. */
-  ModelTakesImages = async (model: string): Promise<boolean> => !/^(gpt-3\.5|llama3\.1|deepseek-chat)/.test(model);
+  ModelTakesImages = async (ref: { provider: string; model: string }): Promise<boolean> => !/^(gpt-3\.5|llama3\.1|deepseek-chat)/.test(ref.model);
 
   Send = async (input: { conversationId: number; text: string; attachments: Attachment[] }): Promise<SendResult> => {
     this.host.record('Send', [input]);

@@ -2757,10 +2757,12 @@ export interface ChatService {
   /** ListConversations returns a page of the sidebar (limit <= 0: 100). */
   ListConversations(limit: number, offset: number): Promise<ConversationSummary[]>;
   /**
-   * ModelTakesImages reports whether model may be sent images (false only
-   * for models known to see none), so the composer says so before sending.
+   * ModelTakesImages reports whether a provider's model may be sent images
+   * (false only for models known to see none: Ollama says so per model,
+   * others by a table of text-only families), so the composer says so before
+   * sending.
    */
-  ModelTakesImages(model: string): Promise<boolean>;
+  ModelTakesImages(ref: ModelRef): Promise<boolean>;
   /**
    * NewConversation creates a conversation; without provider and model it
    * uses the default model.
@@ -2853,7 +2855,7 @@ export function bindChatService(call: Call): ChatService {
     EditAndResend: (conversationID, messageID, text) => call('chat', 'ChatService', 'EditAndResend', conversationID, messageID, text),
     Export: (id, format) => call('chat', 'ChatService', 'Export', id, format),
     ListConversations: (limit, offset) => call('chat', 'ChatService', 'ListConversations', limit, offset),
-    ModelTakesImages: (model) => call('chat', 'ChatService', 'ModelTakesImages', model),
+    ModelTakesImages: (ref) => call('chat', 'ChatService', 'ModelTakesImages', ref),
     NewConversation: (in_) => call('chat', 'ChatService', 'NewConversation', in_),
     Policies: () => call('chat', 'ChatService', 'Policies'),
     Regenerate: (conversationID) => call('chat', 'ChatService', 'Regenerate', conversationID),
