@@ -532,14 +532,18 @@ describe('Chat: prompts and resources (SPEC D8)', () => {
     const r = await openChat({
       servers: [{ spec: spec({ id: 'everything', command: 'npx' }), status: status({ id: 'everything', prompts: 1, resources: 1 }) }],
       prompts: { everything: [{ name: 'greet', description: 'Say hello', arguments: [{ name: 'name', required: true }] }] },
-      resources: { everything: [{ uri: 'file:///readme.md', name: 'readme' }] },
+      resources: { everything: [{ uri: 'file:///readme.md', name: 'readme' }, { uri: 'file:///shots/chart.png', name: 'chart', mimeType: 'image/png' }] },
+      readResult: (_server, uri) =>
+        uri.endsWith('.png')
+          ? { contents: [{ uri, mimeType: 'image/png', blob: btoa('\x89PNG fake bytes') }] }
+          : { contents: [{ uri, mimeType: 'text/plain', text: `contents of ${uri}` }] },
     });
     await screen.findByTestId('chat-welcome');
     await r.user.click(screen.getByTestId('composer-input'));
     await r.user.keyboard('/');
     const search = await screen.findByTestId('chat-insert-search');
     await waitFor(() => expect(search).toHaveFocus());
-    await waitFor(() => expect(screen.getAllByTestId('chat-insert-item')).toHaveLength(2));
+    await waitFor(() => expect(screen.getAllByTestId('chat-insert-item')).toHaveLength(3));
     await r.user.keyboard('gre');
     expect(screen.getAllByTestId('chat-insert-item')).toHaveLength(1);
     await r.user.keyboard('{Enter}');
@@ -552,12 +556,20 @@ describe('Chat: prompts and resources (SPEC D8)', () => {
 
     await r.user.click(screen.getByTestId('chat-insert'));
     const items = await screen.findAllByTestId('chat-insert-item');
-    await r.user.click(items.find((i) => i.dataset.kind === 'resource')!);
+    await r.user.click(items.find((i) => i.dataset.kind === 'resource' && i.textContent?.includes('readme'))!);
     await waitFor(() =>
       expect(screen.getByTestId('composer-input')).toHaveValue(
         'greet {"name":"Ada"}\n\nContext from file:///readme.md:\n```\ncontents of file:///readme.md\n```\n',
       ),
     );
+
+    // A binary resource goes with the message as an attached file.
+    await r.user.click(screen.getByTestId('chat-insert'));
+    const again = await screen.findAllByTestId('chat-insert-item');
+    await r.user.click(again.find((i) => i.textContent?.includes('chart'))!);
+    const chip = await within(screen.getByTestId('composer-attachments')).findByTestId('attachment');
+    await waitFor(() => expect(chip).toHaveAttribute('data-status', 'ready'));
+    expect(r.fake.callsOf('chat.AddAttachment')).toEqual([['chart.png', btoa('\x89PNG fake bytes').length]]);
   });
 });
 
