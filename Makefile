@@ -77,7 +77,7 @@ test-fresh:
 
 # Benchmarks print figures; they are not part of `make test`.
 bench: deps-test dev-binary
-	go test -run '^$$' -bench 'EchoOverhead' -benchtime 2000x -count 3 ./backend/mcppool/
+	go test -run '^$$' -bench 'EchoOverhead' -benchtime 4000x -count 3 ./backend/mcppool/
 	go test -run '^$$' -bench 'ConnectParallel' -benchtime 10x -count 1 ./backend/mcppool/
 	go test -run '^$$' -bench 'HugeLine|ListChangedStorm|RPCLogFlood' -benchtime 1x -v ./backend/mcppool/
 	go test -tags sqlite_fts5 -run '^$$' -bench 'Pipeline' -benchtime 3x ./backend/chat/

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -75,8 +76,26 @@ func (r *recorder) record(dir events.Direction, kind events.RPCKind, method, id 
 
 // serialise returns msg as JSON text.
 func serialise(msg any) string {
-	if raw, ok := msg.(json.RawMessage); ok {
-		return string(raw)
+	switch m := msg.(type) {
+	case json.RawMessage:
+		return string(m)
+	case *transport.JSONRPCResponse:
+		// The result came off the wire and was decoded once already, so
+		// it is valid JSON: it is quoted as it came, where json.Marshal
+		// would scan and compact it again.
+		if m != nil && m.Error == nil && len(m.Result) > 0 {
+			id, err := json.Marshal(m.ID)
+			if err == nil {
+				var b strings.Builder
+				b.Grow(len(m.Result) + len(id) + 40)
+				b.WriteString(`{"jsonrpc":"2.0","id":`)
+				b.Write(id)
+				b.WriteString(`,"result":`)
+				b.Write(m.Result)
+				b.WriteByte('}')
+				return b.String()
+			}
+		}
 	}
 	b, err := json.Marshal(msg)
 	if err != nil {

@@ -2,9 +2,13 @@ package mcppool
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/mcpconfig"
@@ -121,6 +125,24 @@ func TestLoggerHasNoSecrets(t *testing.T) {
 			if pair.Value != "" || !pair.Keep {
 				t.Fatalf("a stored secret value reached the frontend: %+v", pair)
 			}
+		}
+	}
+}
+
+// A response is logged as the JSON that json.Marshal makes of it, though
+// its result is quoted as it came rather than encoded again.
+func TestSerialiseResponse(t *testing.T) {
+	for _, resp := range []*transport.JSONRPCResponse{
+		{JSONRPC: "2.0", ID: mcp.NewRequestId(int64(7)), Result: json.RawMessage(`{"content":[{"type":"text","text":"a \"b\" é"}]}`)},
+		{JSONRPC: "2.0", ID: mcp.NewRequestId("req-1"), Result: json.RawMessage(`{}`)},
+		{JSONRPC: "2.0", ID: mcp.NewRequestId(int64(8)), Error: &mcp.JSONRPCErrorDetails{Code: -32601, Message: "no"}},
+	} {
+		want, err := json.Marshal(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := serialise(resp); got != string(want) {
+			t.Errorf("serialise = %s, want %s", got, want)
 		}
 	}
 }
