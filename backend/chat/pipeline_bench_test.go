@@ -2,9 +2,11 @@ package chat
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"io"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -144,11 +146,20 @@ func newPipelineEngine(b *testing.B, srv *llmtest.Server, text string) *pipeline
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
-	pm := providers.NewManager(providers.Options{Store: st, Secrets: secrets.NewMemory()})
-	p, err := pm.Save(ctx, providers.ProviderInput{Name: "Fake AI", Type: "openai", BaseURL: srv.BaseURL()})
+	// The key is in the OS keychain, as in the app, when the benchmark runs
+	// with MCPDESK_BENCH_KEYCHAIN=1 (make bench runs it so, in a D-Bus
+	// session with gnome-keyring); else in memory.
+	var keys secrets.Store = secrets.NewMemory()
+	if os.Getenv("MCPDESK_BENCH_KEYCHAIN") != "" {
+		keys = secrets.NewKeyring("mcpdesk-bench-" + strings.ToLower(rand.Text()[:8]))
+	}
+	pm := providers.NewManager(providers.Options{Store: st, Secrets: keys})
+	key := "sk-bench"
+	p, err := pm.Save(ctx, providers.ProviderInput{Name: "Fake AI", Type: "openai", BaseURL: srv.BaseURL(), APIKey: &key})
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(func() { _ = pm.Delete(context.Background(), p.ID) }) // its keychain entry
 	if err := pm.SetDefaultModel(ctx, providers.ModelRef{Provider: p.ID, Model: "gpt-4o"}); err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -180,17 +181,39 @@ func (e *Engine) loop(t *turn, retry *retryCall) events.DoneReason {
 // the turn ends here.
 func (e *Engine) callModel(t *turn, conv store.Conversation, step, maxSteps int, routes []providers.Route,
 	history []llm.Message, off offer) (store.Message, events.DoneReason) {
-	ctx := t.ctx
-	msg, err := e.st.AppendMessage(t.store(), store.Message{
-		ConversationID: t.conv, Role: store.RoleAssistant, Status: store.MessageStreaming, Model: modelLabel(routes[0]),
-	})
-	if err != nil {
-		e.emitError(t, 0, kindInternal, fmt.Sprintf("Could not save the reply: %v", err), false)
-		return msg, DoneError
+	// The reply's row is written while the request goes out, so that the
+	// first token waits for the slower of the two rather than for both.
+	// What the stream brings waits for the row (ready): the window hears
+	// of the message, then the step, then its text, as before.
+	ctx, stopStream := context.WithCancel(t.ctx)
+	defer stopStream()
+	placed := make(chan struct{})
+	var msg store.Message
+	var placeErr error
+	go func() {
+		defer close(placed)
+		msg, placeErr = e.st.AppendMessage(t.store(), store.Message{
+			ConversationID: t.conv, Role: store.RoleAssistant, Status: store.MessageStreaming, Model: modelLabel(routes[0]),
+		})
+		if placeErr != nil {
+			stopStream()
+			return
+		}
+		t.msgID.Store(msg.ID)
+		e.emitMessage(t, msg)
+		e.emitStep(t, step, maxSteps, phaseModel, modelLabel(routes[0]), "Asking "+routes[0].Target.Label+".", 0)
+	}()
+	var co *coalescer
+	ready := func() bool {
+		<-placed
+		if placeErr != nil {
+			return false
+		}
+		if co == nil {
+			co = newCoalescer(e.emit, t, msg.ID, e.opts.FlushInterval)
+		}
+		return true
 	}
-	t.msgID.Store(msg.ID)
-	e.emitMessage(t, msg)
-	e.emitStep(t, step, maxSteps, phaseModel, modelLabel(routes[0]), "Asking "+routes[0].Target.Label+".", 0)
 
 	targets := make([]llm.Target, len(routes))
 	for i, r := range routes {
@@ -201,11 +224,13 @@ func (e *Engine) callModel(t *turn, conv store.Conversation, step, maxSteps int,
 		attempts = llm.DefaultRetryPolicy().MaxAttempts
 	}
 	cur := 0 // the route being tried
-	co := newCoalescer(e.emit, t, msg.ID, e.opts.FlushInterval)
 	var text, reasoning strings.Builder
 	lastSave := time.Now()
 	writing := map[int]*partialCall{}
 	onDelta := func(d llm.Delta) {
+		if !ready() {
+			return
+		}
 		switch d.Kind {
 		case llm.DeltaText:
 			text.WriteString(d.Text)
@@ -231,6 +256,9 @@ func (e *Engine) callModel(t *turn, conv store.Conversation, step, maxSteps int,
 		}
 	}
 	onAttempt := func(a llm.Attempt) {
+		if !ready() {
+			return
+		}
 		co.flush()
 		why := errText(a.Err)
 		if a.Fallback {
@@ -251,6 +279,10 @@ func (e *Engine) callModel(t *turn, conv store.Conversation, step, maxSteps int,
 		req.Temperature = &v
 	}
 	res, err := llm.StreamWithFallback(ctx, targets, req, e.opts.Retry, onDelta, onAttempt)
+	if !ready() {
+		e.emitError(t, 0, kindInternal, fmt.Sprintf("Could not save the reply: %v", placeErr), false)
+		return msg, DoneError
+	}
 	co.close()
 
 	route := routes[cur]

@@ -34,6 +34,7 @@ func (m *Manager) ReloadEnvironment(ctx context.Context) (EnvReload, error) {
 	if m.opts.ReloadEnv != nil {
 		out.Reloaded = m.opts.ReloadEnv(ctx)
 	}
+	m.keys.dropAll() // a key may come from a variable that changed
 	rows, err := m.st.Providers(ctx)
 	if err != nil {
 		return EnvReload{}, err

@@ -334,6 +334,9 @@ func (m *Manager) observe(id, name string, err error) {
 				Message: fmt.Sprintf("%s answered a chat.", name)})
 		}
 	case llm.KindOf(err) == llm.KindAuth:
+		// The key may have been changed outside the app: the next reply
+		// reads it again.
+		m.keys.drop(id)
 		e, _ := llm.AsError(err)
 		m.book.set(id, Health{Code: HealthKeyRejected, Params: map[string]string{"status": strconv.Itoa(e.Status)},
 			Source: HealthFromChat, At: &now, Message: e.Message, Detail: e.Detail})

@@ -141,7 +141,19 @@ func (m *Manager) listModels(ctx context.Context, p store.Provider) ([]llm.Model
 // that the caller can scrub it from messages. A provider that needs a key
 // and has none is an error.
 func (m *Manager) client(p store.Provider) (llm.Client, string, error) {
-	key, src, problem := m.resolveKey(p)
+	return m.clientWith(p, m.resolveKey)
+}
+
+// chatClient is client with the key read through the chat's key cache
+// (keycache.go).
+func (m *Manager) chatClient(p store.Provider) (llm.Client, error) {
+	c, _, err := m.clientWith(p, func(p store.Provider) (string, string, string) { return m.keys.get(p, m.resolveKey) })
+	return c, err
+}
+
+// clientWith builds p's client with the key resolve finds.
+func (m *Manager) clientWith(p store.Provider, resolve func(store.Provider) (key, source, problem string)) (llm.Client, string, error) {
+	key, src, problem := resolve(p)
 	if src == KeyNone && needsKey(p) {
 		msg := fmt.Sprintf("%s has no API key. Add one in Settings → Providers", p.Name)
 		if p.KeyEnv != "" {
@@ -208,6 +220,7 @@ func (m *Manager) forget(id string) {
 	m.cacheMu.Lock()
 	delete(m.cache, id)
 	m.cacheMu.Unlock()
+	m.keys.drop(id)
 }
 
 // AddManualModel adds a model id to a provider's list by hand (one the

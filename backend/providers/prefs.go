@@ -106,7 +106,7 @@ func (m *Manager) Client(ctx context.Context, ref ModelRef) (llm.Client, error) 
 	if !p.Enabled {
 		return nil, fmt.Errorf("%s is disabled. Enable it in Settings → Providers or pick another model.", p.Name)
 	}
-	c, _, err := m.client(p)
+	c, err := m.chatClient(p)
 	return c, err
 }
 
@@ -193,7 +193,7 @@ func (m *Manager) route(ctx context.Context, ref ModelRef) (Route, error) {
 	if !p.Enabled {
 		return Route{}, fmt.Errorf("%s is disabled. Enable it in Settings → Providers or pick another model.", p.Name)
 	}
-	c, _, err := m.client(p)
+	c, err := m.chatClient(p)
 	if err != nil {
 		return Route{}, err
 	}

@@ -169,6 +169,9 @@ type Manager struct {
 
 	// book keeps the verdicts of Tests and chat calls (health.go).
 	book healthBook
+
+	// keys are the keys the chat's routes use (keycache.go).
+	keys keyCache
 }
 
 type cachedModels struct {

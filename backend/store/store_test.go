@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	gormlogger "gorm.io/gorm/logger"
 )
 
 func openTest(t *testing.T, dir string) *Store {
@@ -504,5 +505,41 @@ func TestSavedRequests(t *testing.T) {
 	}
 	if list, _ := st.SavedRequests(ctx, "s"); len(list) != 0 {
 		t.Fatalf("after delete: %+v", list)
+	}
+}
+
+// traceSpy records which statements reach the logger and whether their SQL
+// was rendered.
+type traceSpy struct {
+	gormlogger.Interface
+	traced, rendered int
+}
+
+func (s *traceSpy) Trace(_ context.Context, _ time.Time, fc func() (string, int64), _ error) {
+	s.traced++
+	if fc != nil {
+		fc()
+		s.rendered++
+	}
+}
+
+func TestQuietTracePassesOnlyWhatIsLogged(t *testing.T) {
+	spy := &traceSpy{Interface: gormlogger.Discard}
+	q := quietTrace{spy}
+	calls := 0
+	fc := func() (string, int64) { calls++; return "SELECT 1", 1 }
+	ctx := context.Background()
+	q.Trace(ctx, time.Now(), fc, nil)                         // fast, fine: skipped
+	q.Trace(ctx, time.Now(), fc, gorm.ErrRecordNotFound)      // not an error here: skipped
+	q.Trace(ctx, time.Now().Add(-2*slowQuery), fc, nil)       // slow: logged
+	q.Trace(ctx, time.Now(), fc, errors.New("no such table")) // failed: logged
+	if spy.traced != 2 || calls != 2 {
+		t.Errorf("the logger saw %d statements and %d were rendered, want 2 and 2", spy.traced, calls)
+	}
+	if _, ok := q.LogMode(gormlogger.Info).(quietTrace); ok {
+		t.Error("at Info every statement is logged, so none may be skipped")
+	}
+	if _, ok := q.LogMode(gormlogger.Warn).(quietTrace); !ok {
+		t.Error("at Warn the quiet wrapper stays")
 	}
 }
