@@ -17,10 +17,11 @@ import (
 // of traffic costs one event per tick, not one per message.
 type RPCLog struct {
 	mu       sync.Mutex
-	entries  []events.RPCEntry // ring storage
-	head     int               // index of the oldest entry
-	n        int               // number of entries held
-	bytes    int               // payload bytes held
+	entries  []events.RPCEntry // ring storage, grown up to capacity as entries come
+	capacity int
+	head     int // index of the oldest entry
+	n        int // number of entries held
+	bytes    int // payload bytes held
 	maxBytes int
 	seq      uint64
 	pending  []events.RPCEntry // not yet emitted
@@ -36,6 +37,7 @@ type RPCLog struct {
 // Limits of the logger.
 const (
 	DefaultLogEntries   = 5000
+	initialLogEntries   = 64
 	DefaultLogBytes     = 64 << 20
 	maxPayloadBytes     = 256 << 10
 	logFlushInterval    = 50 * time.Millisecond
@@ -55,7 +57,8 @@ func NewRPCLog(capacity, maxBytes int, emit events.Emitter) *RPCLog {
 		emit = events.Discard{}
 	}
 	l := &RPCLog{
-		entries:  make([]events.RPCEntry, capacity),
+		entries:  make([]events.RPCEntry, min(capacity, initialLogEntries)),
+		capacity: capacity,
 		maxBytes: maxBytes,
 		emit:     emit,
 		notify:   make(chan struct{}, 1),
@@ -80,7 +83,7 @@ func (l *RPCLog) addLazy(e events.RPCEntry, payload func() string) {
 	l.mu.Lock()
 	l.seq++
 	e.Seq = l.seq
-	if len(l.queued) >= len(l.entries) {
+	if len(l.queued) >= l.capacity {
 		// The ring could not hold the oldest queued entry after this one
 		// anyway: drop it before its payload costs anything.
 		l.queued[0] = lazyEntry{}
@@ -131,17 +134,30 @@ func (l *RPCLog) settle() {
 // store puts e in the ring, evicting the oldest entries past the limits.
 // l.mu must be held.
 func (l *RPCLog) store(e events.RPCEntry) {
-	capacity := len(l.entries)
-	for l.n > 0 && (l.n == capacity || l.bytes+len(e.Payload) > l.maxBytes) {
+	for l.n > 0 && (l.n == l.capacity || l.bytes+len(e.Payload) > l.maxBytes) {
 		l.bytes -= len(l.entries[l.head].Payload)
 		l.entries[l.head] = events.RPCEntry{}
-		l.head = (l.head + 1) % capacity
+		l.head = (l.head + 1) % len(l.entries)
 		l.n--
 	}
-	l.entries[(l.head+l.n)%capacity] = e
+	if l.n == len(l.entries) {
+		l.grow()
+	}
+	l.entries[(l.head+l.n)%len(l.entries)] = e
 	l.n++
 	l.bytes += len(e.Payload)
 	l.pending = append(l.pending, e)
+}
+
+// grow doubles the ring's storage (up to capacity), oldest entry first. A
+// logger that never sees much traffic never holds the whole ring (5,000
+// entries are about 1 MB before any payload). l.mu must be held.
+func (l *RPCLog) grow() {
+	next := make([]events.RPCEntry, min(l.capacity, max(2*len(l.entries), initialLogEntries)))
+	for i := range l.n {
+		next[i] = l.entries[(l.head+i)%len(l.entries)]
+	}
+	l.entries, l.head = next, 0
 }
 
 // Entries returns a copy of the held entries, oldest first.
@@ -161,7 +177,7 @@ func (l *RPCLog) Clear() {
 	l.settle()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	clear(l.entries)
+	l.entries = make([]events.RPCEntry, min(l.capacity, initialLogEntries))
 	l.head, l.n, l.bytes = 0, 0, 0
 	l.pending = nil
 }
@@ -204,7 +220,7 @@ func (l *RPCLog) flush() {
 	l.pending = nil
 	l.mu.Unlock()
 	// Entries the ring no longer holds are not sent either.
-	if over := len(batch) - len(l.entries); over > 0 {
+	if over := len(batch) - l.capacity; over > 0 {
 		batch = batch[over:]
 	}
 	if len(batch) > 0 {

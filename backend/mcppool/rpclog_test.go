@@ -3,6 +3,7 @@ package mcppool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -145,4 +146,47 @@ func TestSerialiseResponse(t *testing.T) {
 			t.Errorf("serialise = %s, want %s", got, want)
 		}
 	}
+}
+
+// The ring's storage grows with the entries, up to its capacity, and keeps
+// them in order through growing, wrapping and evicting.
+func TestRPCLogGrowsAsNeeded(t *testing.T) {
+	l := NewRPCLog(200, 1<<20, nil)
+	defer l.Close()
+	if n := len(l.entries); n != initialLogEntries {
+		t.Fatalf("a new logger holds room for %d entries, want %d", n, initialLogEntries)
+	}
+	add := func(from, to int) {
+		for i := from; i < to; i++ {
+			l.Add(events.RPCEntry{Method: fmt.Sprint(i)})
+		}
+	}
+	check := func(first, last int) {
+		t.Helper()
+		got := l.Entries()
+		if len(got) != last-first+1 {
+			t.Fatalf("held %d entries, want %d", len(got), last-first+1)
+		}
+		for i, e := range got {
+			if e.Method != fmt.Sprint(first+i) {
+				t.Fatalf("entry %d is %q, want %d", i, e.Method, first+i)
+			}
+		}
+	}
+	add(0, 150)
+	check(0, 149)
+	if n := len(l.entries); n != 200 {
+		t.Errorf("after 150 entries the ring has room for %d, want 200 (64 → 128 → capped)", n)
+	}
+	add(150, 260) // past the capacity: the oldest 60 go
+	check(60, 259)
+	if n := len(l.entries); n != 200 {
+		t.Errorf("the ring grew past its capacity: %d", n)
+	}
+	l.Clear()
+	if n := len(l.entries); n != initialLogEntries {
+		t.Errorf("after Clear the ring keeps room for %d entries, want %d", n, initialLogEntries)
+	}
+	add(0, 70)
+	check(0, 69)
 }

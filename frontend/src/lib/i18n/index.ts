@@ -6,22 +6,54 @@ import { _, addMessages, getLocaleFromNavigator, init, locale } from 'svelte-i18
 import { derived, get } from 'svelte/store';
 import { formatDuration, formatElapsed, formatNumber } from '../util/format';
 import en from './en.json';
-import zhCN from './zh-CN.json';
 
 export type Locale = 'en' | 'zh-CN';
 export const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
 
 addMessages('en', en);
-addMessages('zh-CN', zhCN);
 init({ fallbackLocale: 'en', initialLocale: 'en' });
+
+// English is always there (it is the fallback); other tables load when
+// chosen, so that they stay out of the window's memory otherwise.
+const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: typeof en }>> = {
+  'zh-CN': () => import('./zh-CN.json'),
+};
+const loaded = new Set<Locale>(['en']);
+let wanted: Locale = 'en';
+
+/** loadLocale loads the strings of l once; setLocale does it when needed. */
+export async function loadLocale(l: Locale): Promise<void> {
+  if (loaded.has(l)) return;
+  const table = await loaders[l as Exclude<Locale, 'en'>]();
+  addMessages(l, table.default);
+  loaded.add(l);
+}
 
 /** systemLocale maps a BCP 47 tag to a supported locale: zh* → zh-CN, else en. */
 export function systemLocale(tag: string | null | undefined = getLocaleFromNavigator()): Locale {
   return tag && tag.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
 }
 
-/** setLocale switches every visible string to the given locale at once. */
+/**
+ * setLocale switches every visible string to the given locale at once: at
+ * once when its strings are loaded, else as soon as they are (the window
+ * stays in the language it had meanwhile, never a mix).
+ */
 export function setLocale(l: Locale): void {
+  wanted = l;
+  if (!loaded.has(l)) {
+    loadLocale(l).then(
+      () => {
+        if (wanted === l) applyLocale(l);
+      },
+      (e: unknown) => console.error(`load the ${l} strings:`, e),
+    );
+    return;
+  }
+  applyLocale(l);
+}
+
+function applyLocale(l: Locale): void {
   locale.set(l);
   if (typeof document !== 'undefined') document.documentElement.lang = l;
 }

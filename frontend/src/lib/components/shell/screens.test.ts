@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { LazyScreen } from './screens.svelte';
+import type { Component } from 'svelte';
+
+const Fake = (() => {}) as unknown as Component;
+
+describe('LazyScreen', () => {
+  it('loads once, on first use, and keeps the component', async () => {
+    let loads = 0;
+    const s = new LazyScreen(async () => {
+      loads++;
+      return { default: Fake };
+    });
+    expect(loads).toBe(0); // nothing before it is shown
+    expect(s.get()).toBeNull();
+    await s.load();
+    expect(s.get()).toBe(Fake);
+    expect(loads).toBe(1);
+  });
+
+  it('says why it could not load, and tries again on the next visit', async () => {
+    let fail = true;
+    const s = new LazyScreen(async () => {
+      if (fail) throw new Error('chunk missing');
+      return { default: Fake };
+    });
+    await s.load();
+    expect(s.component).toBeNull();
+    expect(s.error).toBe('chunk missing');
+    fail = false;
+    await s.load();
+    expect(s.get()).toBe(Fake);
+  });
+});
