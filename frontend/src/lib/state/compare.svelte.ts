@@ -1,5 +1,6 @@
 import { conversationTotal, knownCost, type Attachment, type ConversationSettings, type ModelRef } from '../api';
 import { ChatStore } from './chat.svelte';
+import { refKey } from './providers.svelte';
 
 /** The most models one comparison asks at once (MCPJam compares up to three). */
 export const MAX_COMPARE = 3;
@@ -49,7 +50,7 @@ export class Compare {
   choose(models: ModelRef[]): void {
     const seen = new Set<string>();
     const next = models.filter((m) => {
-      const k = `${m.provider}\n${m.model}`;
+      const k = refKey(m);
       if (!m.provider || !m.model || seen.has(k)) return false;
       seen.add(k);
       return true;

@@ -27,6 +27,10 @@ describe('Compare models', () => {
     expect(screen.getByTestId('compare-model-0')).toHaveValue('openai\ngpt-4o');
     expect(screen.getByTestId('compare-apply')).toBeDisabled();
     await r.user.selectOptions(screen.getByTestId('compare-model-1'), 'openai\ngpt-4o-mini');
+    // A model another row has is not offered again.
+    const third = within(screen.getByTestId('compare-model-2'));
+    expect(third.queryByRole('option', { name: 'gpt-4o-mini' })).toBeNull();
+    expect(third.queryByRole('option', { name: 'gpt-4o' })).toBeNull();
     await r.user.selectOptions(screen.getByTestId('compare-model-2'), 'openai\no3');
     await r.user.click(screen.getByTestId('compare-apply'));
     expect(await screen.findByTestId('compare-ready')).toHaveTextContent('OpenAI · gpt-4o · OpenAI · gpt-4o-mini · OpenAI · o3');
