@@ -46,6 +46,17 @@ type Options struct {
 	Logger  *slog.Logger
 }
 
+// withDefaults fills in what o leaves out.
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.AppName == "" {
+		o.AppName = "MCP Desk"
+	}
+	return o
+}
+
 // Limits: a notification is a line or two, whatever a model or server wrote.
 const (
 	maxTitle = 120

@@ -34,12 +34,7 @@ type Notifier struct {
 // desktop without a bus, or without a notification daemon, costs nothing
 // until then, and Send says why it could not.
 func New(o Options) *Notifier {
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
-	if o.AppName == "" {
-		o.AppName = "MCP Desk"
-	}
+	o = o.withDefaults()
 	return &Notifier{opts: o, log: o.Logger, sent: map[uint32]int64{}}
 }
 

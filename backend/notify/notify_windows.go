@@ -25,12 +25,7 @@ type Notifier struct {
 
 // New returns a notifier.
 func New(o Options) *Notifier {
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
-	if o.AppName == "" {
-		o.AppName = "MCP Desk"
-	}
+	o = o.withDefaults()
 	return &Notifier{opts: o, log: o.Logger}
 }
 
