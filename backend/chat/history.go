@@ -16,11 +16,8 @@ import (
 // followed by its result, taken from its tool message or, when there is
 // none (a crash, a stop), written from the call's state, so that the
 // request is always well formed. Replies with nothing in them are left out.
-func (e *Engine) history(ctx context.Context, conv store.Conversation, servers []string) ([]llm.Message, error) {
-	msgs, err := e.st.Messages(ctx, conv.ID)
-	if err != nil {
-		return nil, err
-	}
+// msgs are the conversation's stored messages.
+func (e *Engine) history(ctx context.Context, conv store.Conversation, msgs []store.Message, servers []string) ([]llm.Message, error) {
 	var out []llm.Message
 	if sp := strings.TrimSpace(conv.Settings.SystemPrompt); sp != "" {
 		out = append(out, llm.Message{Role: llm.RoleSystem, Content: sp})

@@ -287,21 +287,12 @@ func (e *Engine) runSearch(t *turn, c store.ToolCall, off offer) store.ToolCall 
 					d = def.Description
 				}
 			}
-			fmt.Fprintf(&b, "- %s: %s\n", n, oneLineClip(d, 300))
+			fmt.Fprintf(&b, "- %s: %s\n", n, clip(strings.Join(strings.Fields(d), " "), 300))
 		}
 	}
 	res, _ := json.Marshal(map[string]any{"content": []map[string]string{{"type": "text", "text": b.String()}}})
 	c.Status, c.Result = store.ToolCallDone, res
 	return c
-}
-
-// oneLineClip is s on one line, at most n runes.
-func oneLineClip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 // ToolCost is what the tools of a conversation with settings s cost a

@@ -145,12 +145,15 @@ func (e *Engine) loop(t *turn, retry *retryCall) events.DoneReason {
 				conv = c
 			}
 		}
+		msgs, err := e.st.Messages(ctx, conv.ID)
+		var history []llm.Message
 		off := e.offer(conv.Settings)
-		if searching(cs.ToolSearch, off) {
-			msgs, _ := e.st.Messages(ctx, conv.ID)
-			off = narrow(off, pinnedOf(msgs), t.search.list())
+		if err == nil {
+			if searching(cs.ToolSearch, off) {
+				off = narrow(off, pinnedOf(msgs), t.search.list())
+			}
+			history, err = e.history(ctx, conv, msgs, off.servers)
 		}
-		history, err := e.history(ctx, conv, off.servers)
 		if err != nil {
 			if ctx.Err() != nil {
 				return DoneCancelled
