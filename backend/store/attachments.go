@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -111,7 +112,7 @@ func createAttachments(tx *gorm.DB) error {
 				return err
 			}
 			kind := AttachText
-			if len(a.MIMEType) > 6 && a.MIMEType[:6] == "image/" {
+			if strings.HasPrefix(a.MIMEType, "image/") {
 				kind = AttachImage
 			}
 			refs = append(refs, Attachment{Name: a.Name, MIMEType: a.MIMEType, Kind: kind, Hash: hash, Size: int64(len(data))})

@@ -23,6 +23,8 @@
 // and, in the desktop window, WebKit's navigation policy (backend/webview)
 // hold the window too.
 
+import { carriesFiles } from './fileDrop.svelte';
+
 /** The attribute that marks rendered content whose links open in the browser. */
 export const EXTERNAL_LINKS = 'data-external-links';
 
@@ -155,7 +157,7 @@ export function installNavGuard(win: Window & typeof globalThis, opts: NavGuardO
   // Dropping a link or text on the page would load it; files are the
   // app's (drag-and-drop import) and editable fields take text.
   const ondrag = (e: DragEvent) => {
-    if ([...(e.dataTransfer?.types ?? [])].includes('Files') || isEditable(e.target)) return;
+    if (carriesFiles(e) || isEditable(e.target)) return;
     e.preventDefault();
     if (e.type === 'dragover' && e.dataTransfer) e.dataTransfer.dropEffect = 'none';
     if (e.type === 'drop') block('drop');
