@@ -68,8 +68,6 @@ desk() {
   local pid=$!
   for _ in $(seq 1 300); do grep -q "window ready" "$d/app.log" && break; sleep 0.05; done
   sleep "$idle"
-  local up
-  up=$(grep -c '"state":"connected"\|state=connected' "$d/app.log" || true)
   measure "MCP Desk" "$pid"
   kill "$pid"; wait "$pid" 2>/dev/null || true
 }
