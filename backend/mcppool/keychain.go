@@ -130,6 +130,35 @@ func (p *Pool) forgetSecrets(old []string, next ...mcpconfig.Server) {
 	}
 }
 
+// takeSecrets deletes the keychain entries old and returns what puts them
+// back as they were.
+func (p *Pool) takeSecrets(old []string) (restore func()) {
+	if p.opts.Secrets == nil || len(old) == 0 {
+		return func() {}
+	}
+	taken := map[string]string{}
+	for _, e := range old {
+		v, err := p.opts.Secrets.Get(e)
+		if errors.Is(err, secrets.ErrNotFound) {
+			continue
+		}
+		if derr := p.opts.Secrets.Delete(e); derr != nil {
+			p.logger.Warn("delete a server secret from the keychain", "entry", e, "err", derr)
+			continue
+		}
+		if err == nil { // a value that could not be read cannot be put back
+			taken[e] = v
+		}
+	}
+	return func() {
+		for e, v := range taken {
+			if err := p.opts.Secrets.Set(e, v); err != nil {
+				p.logger.Warn("put a server secret back in the keychain", "entry", e, "err", err)
+			}
+		}
+	}
+}
+
 // SaveServerSecrets is SaveServer for a server whose secrets put (keychain
 // entry → value) go to the keychain in the same step: they are stored once
 // the config may be written, and the entries the old server referred to and

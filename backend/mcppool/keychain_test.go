@@ -413,3 +413,67 @@ func TestKeychainEntriesFollowTheServer(t *testing.T) {
 		t.Error("removing the server left its keychain entry")
 	}
 }
+
+// deleteWatcher notes, at each Delete, whether the config file already
+// names the imported server.
+type deleteWatcher struct {
+	SecretStore
+	path, marker string
+	mu           sync.Mutex
+	late         []string
+}
+
+func (d *deleteWatcher) Delete(key string) error {
+	if b, _ := os.ReadFile(d.path); strings.Contains(string(b), d.marker) {
+		d.mu.Lock()
+		d.late = append(d.late, key)
+		d.mu.Unlock()
+	}
+	return d.SecretStore.Delete(key)
+}
+
+// A replaced server's secrets are gone before the imported config is
+// written: the config watcher may start the imported server as soon as it
+// is, and it must not read them. When the file cannot be written, they are
+// put back.
+func TestImportTakesSecretsBeforeWriting(t *testing.T) {
+	store := testSecretStore(t)
+	entry := mcpconfig.KeychainEntry("two", mcpconfig.EnvPair, "API_KEY")
+	cleanupEntries(t, store, entry)
+	watch := &deleteWatcher{SecretStore: store, marker: "imported-marker"}
+	p, svc, path, _, _ := keychainPool(t, watch)
+	watch.path = path
+	spec := ServerSpec{ID: "two", Type: "stdio", Command: testServerBin, Env: []SecretPair{{Key: "API_KEY", Value: "v-api-123456", Secret: true}}}
+	if _, err := svc.SaveServer("", spec); err != nil {
+		t.Fatal(err)
+	}
+	imported := mcpconfig.Server{ID: "two", Command: testServerBin, Args: []string{"imported-marker"},
+		Env: map[string]string{"API_KEY": "${keychain:two/env/API_KEY}"}}
+
+	// The file cannot be written (a folder stands where it is): the secret stays.
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := p.Import([]mcpconfig.Server{imported}); err == nil {
+		t.Fatal("an import over a folder was written")
+	}
+	if got, err := store.Get(entry); got != "v-api-123456" {
+		t.Errorf("after a failed import the secret is %q (%v), want it put back", got, err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, _, err := p.Import([]mcpconfig.Server{imported}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Get(entry); !errors.Is(err, secrets.ErrNotFound) {
+		t.Errorf("the imported server inherited the secret: %v", err)
+	}
+	if len(watch.late) > 0 {
+		t.Errorf("deleted %v after the imported config was written", watch.late)
+	}
+}

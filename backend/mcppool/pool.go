@@ -510,9 +510,14 @@ func (p *Pool) SetEnabled(id string, enabled bool) error {
 // Import merges servers into the config: same ids are replaced in place,
 // new ones appended. A replaced server's keychain secrets are deleted: an
 // imported file must not inherit them by naming the same references.
+//
+// The secrets go before the file is written: the config watcher may start
+// the imported servers as soon as it is, and they must not find them there.
+// When the file cannot be written they are put back.
 func (p *Pool) Import(servers []mcpconfig.Server) (added, replaced []string, err error) {
-	var old []string
+	restore := func() {}
 	err = p.update(func(cfg *mcpconfig.Config) error {
+		var old []string
 		for _, s := range cfg.Servers {
 			if slices.ContainsFunc(servers, func(n mcpconfig.Server) bool { return n.ID == s.ID }) {
 				old = append(old, s.KeychainEntries()...)
@@ -521,10 +526,11 @@ func (p *Pool) Import(servers []mcpconfig.Server) (added, replaced []string, err
 		merged, a, r := mcpconfig.Merge(cfg, servers)
 		*cfg = *merged
 		added, replaced = a, r
+		restore = p.takeSecrets(old)
 		return nil
 	})
-	if err == nil {
-		p.forgetSecrets(old)
+	if err != nil {
+		restore()
 	}
 	return added, replaced, err
 }
