@@ -21,6 +21,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"mcpdesk/backend/attach"
+	"mcpdesk/backend/childproc"
 	"mcpdesk/backend/core"
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/hotkey"
@@ -202,10 +203,12 @@ func (a *App) startup(ctx context.Context) {
 const firstLoadWait = 8 * time.Second
 
 // watchFirstLoad reloads the page when its first load never finishes.
-// WebKitGTK sometimes leaves a fresh window blank: every asset is served,
-// but the load never completes (seen in about one fresh start in ten under
-// Xvfb, before and after the navigation guard; reloading the page ends it).
-// A user would see a white window for good; here they see a short delay.
+// A fresh window stayed blank in about one start in twelve: every asset
+// was served, but an MCP server started in that moment had inherited the
+// write end of an asset's response pipe, so the response never ended.
+// backend/childproc prevents that now (no blank start in 180); this
+// stays as a net for a cause not yet seen: a short delay, not a white
+// window.
 func (a *App) watchFirstLoad(ctx context.Context) {
 	for attempt := 1; attempt <= 3; attempt++ {
 		select {
@@ -315,6 +318,9 @@ func (a *App) openInBrowser(link string) error {
 	if !ok {
 		return errNoWindow
 	}
+	// Wails starts xdg-open (and so, often, the browser itself) with
+	// os/exec: it must not take the window's descriptors along.
+	childproc.Isolate()
 	runtime.BrowserOpenURL(ctx, link)
 	return nil
 }

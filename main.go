@@ -19,6 +19,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
+	"mcpdesk/backend/childproc"
 	"mcpdesk/backend/cli"
 	"mcpdesk/backend/instance"
 	"mcpdesk/backend/shellenv"
@@ -84,12 +85,14 @@ func main() {
 		os.Exit(1)
 	}
 	err = wails.Run(&options.App{
-		Title:            "MCP Desk",
-		Width:            1280,
-		Height:           820,
-		MinWidth:         900, // also FULL_MIN in frontend/src/lib/state/quickChat.svelte.ts
-		MinHeight:        600,
-		AssetServer:      &assetserver.Options{Assets: assets, Middleware: assetserver.ChainMiddleware(web.Middleware, app.ViewPages, app.Attachments)},
+		Title:     "MCP Desk",
+		Width:     1280,
+		Height:    820,
+		MinWidth:  900, // also FULL_MIN in frontend/src/lib/state/quickChat.svelte.ts
+		MinHeight: 600,
+		// childproc first: no response of the window opens its pipe while an
+		// MCP server starts, which would inherit it (backend/childproc).
+		AssetServer:      &assetserver.Options{Assets: assets, Middleware: assetserver.ChainMiddleware(childproc.Middleware, web.Middleware, app.ViewPages, app.Attachments)},
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		OnStartup:        app.startup,
 		OnDomReady:       app.domReady,

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 
+	"mcpdesk/backend/childproc"
 	"mcpdesk/backend/mcpconfig"
 	"mcpdesk/backend/mcppool"
 	"mcpdesk/backend/oauth"
@@ -91,7 +92,7 @@ func openBrowser(u string) error {
 		name, args = "xdg-open", []string{u}
 	}
 	cmd := exec.Command(name, args...)
-	if err := cmd.Start(); err != nil {
+	if err := childproc.Start(cmd); err != nil {
 		return err
 	}
 	go func() { _ = cmd.Wait() }()

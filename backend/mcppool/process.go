@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"mcpdesk/backend/childproc"
 )
 
 // process is one running stdio server: the child, its pipes, and the tail of
@@ -63,7 +65,7 @@ func startProcess(spec processSpec) (*process, error) {
 	// os/exec copies stderr through a goroutine and Wait waits for it, so
 	// the tail is complete once done is closed.
 	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
+	if err := childproc.Start(cmd); err != nil {
 		return nil, fmt.Errorf("start %s: %w", spec.Path, err)
 	}
 	go func() {

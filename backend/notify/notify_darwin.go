@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"mcpdesk/backend/childproc"
 )
 
 // Notifier shows macOS notifications through osascript ("display
@@ -42,6 +44,7 @@ func (n *Notifier) Send(msg Notification) error {
 		" with title " + appleString(n.opts.AppName) + " subtitle " + appleString(clean(msg.Title, maxTitle))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	childproc.Isolate()
 	if out, err := exec.CommandContext(ctx, "osascript", "-e", script).CombinedOutput(); err != nil {
 		return fmt.Errorf("show a notification: %w: %s", err, strings.TrimSpace(string(out)))
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+
+	"mcpdesk/backend/childproc"
 )
 
 // Opener shows a folder in the system's file manager. It returns once the
@@ -60,7 +62,7 @@ func systemOpener(dir string) error {
 		return fmt.Errorf("no file manager could be started: %s was not found; open %s yourself", name, dir)
 	}
 	cmd := exec.Command(path, args...)
-	if err := cmd.Start(); err != nil {
+	if err := childproc.Start(cmd); err != nil {
 		return fmt.Errorf("no file manager could be started: %s: %w", name, err)
 	}
 	go func() { _ = cmd.Wait() }()

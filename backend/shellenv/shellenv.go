@@ -28,6 +28,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"mcpdesk/backend/childproc"
 )
 
 // DefaultTimeout bounds how long the login shell may take to print its
@@ -230,7 +232,7 @@ func (p *Provider) resolve(ctx context.Context, shell string) (map[string]string
 	cmd.Stdout = &limitedWriter{w: &stdout, n: 16 << 20}
 	cmd.Stderr = &limitedWriter{w: &stderr, n: 4 << 10}
 	prepareShell(cmd)
-	runErr := cmd.Run()
+	runErr := childproc.Run(cmd)
 
 	vars, parseErr := parseEnvBlock(stdout.Bytes(), begin[0]+begin[1], end[0]+end[1])
 	if parseErr == nil {

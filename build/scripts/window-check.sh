@@ -15,8 +15,17 @@ bin=${1:-build/bin/mcpdesk}
 out=build/bin/window.png
 work=$(mktemp -d)
 pid=""; xvfb=""; fake=""
+# stop_app PID: SIGTERM, then SIGKILL after 10 s; never waits longer: a
+# plain `wait` on an app that does not quit holds CI until its time runs
+# out. Fails when SIGKILL was needed.
+stop_app() {
+  kill "$1" 2>/dev/null || return 0
+  for _ in $(seq 1 100); do kill -0 "$1" 2>/dev/null || { wait "$1" 2>/dev/null; return 0; }; sleep 0.1; done
+  kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null
+  return 1
+}
 cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
+  [ -n "$pid" ] && { stop_app "$pid" || true; }
   [ -n "$fake" ] && kill "$fake" 2>/dev/null || true
   [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null || true
   rm -rf "$work"
@@ -74,7 +83,8 @@ for p in "$pid" $(pgrep -P "$pid" || true); do
 done
 if [ -n "$listening" ]; then echo "window-check: the app listens: $listening"; exit 1; fi
 echo "window-check: the app listens on no port"
-kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
+stop_app "$pid" || { echo "window-check: the app did not quit within 10 s of SIGTERM"; exit 1; }
+pid=""
 if pgrep -f "$work/testserver" >/dev/null; then
   echo "window-check: an MCP server survived the app's exit"; exit 1
 fi
@@ -99,10 +109,7 @@ nav_run() {
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
-  kill "$pid" 2>/dev/null || true
-  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  kill -9 "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
+  stop_app "$pid" || true
   pid=""
 }
 nav_run
@@ -270,6 +277,7 @@ if [ $changed -ne 1 ] || blank "$work/chat.png"; then
   echo "window-check: the conversation did not open in the window (see build/bin/chat-FAIL.png)"; exit 1
 fi
 cp "$work/chat.png" "$shot"
-kill "$pid"; pid=""
+stop_app "$pid" || { echo "window-check: the app did not quit within 10 s of SIGTERM"; exit 1; }
+pid=""
 wait "$session" 2>/dev/null || true
 echo "window-check: 8 passed, 0 failed"
