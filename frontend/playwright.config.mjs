@@ -13,6 +13,8 @@ export default defineConfig({
   fullyParallel: false,
   retries: 0,
   timeout: 10 * 60 * 1000,
+  // The whole run (about 4 minutes): a hang fails it instead of holding CI.
+  globalTimeout: 30 * 60 * 1000,
   outputDir: '../build/bin/e2e-results',
   reporter: [['list', { printSteps: false }]],
 });

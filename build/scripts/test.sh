@@ -32,6 +32,15 @@ mkdir -p "$XDG_DATA_HOME" "$XDG_CACHE_HOME" "$XDG_CONFIG_HOME"
 changes_at_start=$(git status --porcelain --untracked-files=no 2>/dev/null || true)
 
 step() { printf '\n=== %s ===\n' "$*"; }
+# bounded CMD…: CMD, stopped after 15 minutes (a check takes well under
+# one): a check that hangs fails its layer with a message instead of
+# holding CI until its time runs out.
+bounded() {
+  local rc=0
+  timeout --kill-after=30s 15m "$@" || rc=$?
+  [ $rc -ne 124 ] && [ $rc -ne 137 ] || echo "test.sh: $1 ran for 15 minutes and was stopped"
+  return $rc
+}
 passed=0
 count() {
   [[ "$1" =~ ^[0-9]+$ ]] || { echo "test.sh: could not read a test count from the output above"; exit 1; }
@@ -94,7 +103,7 @@ layer_bindings() {
 
 layer_conformance() {
   step "MCP conformance suite (client scenarios, both revisions)"
-  build/scripts/conformance.sh | tee "$tmp/conformance.log"
+  bounded build/scripts/conformance.sh | tee "$tmp/conformance.log"
   count "$(sed -nE 's/^conformance: ([0-9]+) passed.*/\1/p' "$tmp/conformance.log")"
 }
 
@@ -125,10 +134,10 @@ layer_e2e() {
 layer_window() {
   step "production window under Xvfb"
   make --no-print-directory build
-  build/scripts/window-check.sh | tee "$tmp/window.log"
+  bounded build/scripts/window-check.sh | tee "$tmp/window.log"
   count "$(sed -nE 's/^window-check: ([0-9]+) passed.*/\1/p' "$tmp/window.log")"
   step "the desktop around the window: tray, second launch, quick chat, shortcut"
-  dbus-run-session -- build/scripts/desktop-check.sh 2>&1 | grep -vE '^dbus-daemon|^SpiRegistry' | tee "$tmp/desktop.log"
+  bounded dbus-run-session -- build/scripts/desktop-check.sh 2>&1 | grep -vE '^dbus-daemon|^SpiRegistry' | tee "$tmp/desktop.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || return 1
   count "$(sed -nE 's/^desktop: ([0-9]+) passed.*/\1/p' "$tmp/desktop.log")"
 }
@@ -143,7 +152,7 @@ layer_package() {
     echo "the test layers changed tracked files, so the version would be -dirty:"; echo "$dirty"; return 1
   fi
   make --no-print-directory package
-  build/scripts/package-check.sh | tee "$tmp/package.log"
+  bounded build/scripts/package-check.sh | tee "$tmp/package.log"
   count "$(sed -nE 's/^package: ([0-9]+) passed.*/\1/p' "$tmp/package.log")"
 }
 

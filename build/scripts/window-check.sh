@@ -44,14 +44,25 @@ Xvfb "$display" -screen 0 1280x820x24 -nolisten tcp >/dev/null 2>&1 &
 xvfb=$!
 sleep 0.5
 export DISPLAY=$display XDG_DATA_HOME="$work/xdg-data" XDG_CACHE_HOME="$work/xdg-cache"
-"$bin" --data-dir "$work/data" >"$work/app.log" 2>&1 &
-pid=$!
-for _ in $(seq 1 400); do
-  grep -q "window ready" "$work/app.log" && break
-  kill -0 "$pid" 2>/dev/null || { cat "$work/app.log"; echo "window-check: the app exited"; exit 1; }
-  sleep 0.1
-done
-grep -q "window ready" "$work/app.log" || { cat "$work/app.log"; echo "window-check: no 'window ready' within 40s"; exit 1; }
+# launch: start the app and wait up to 40 s for its page. A window that
+# never loads is launched once more, with a note that shows its log: the
+# app's own reloads (app.go, watchFirstLoad) did not bring it up.
+launch() {
+  "$bin" --data-dir "$work/data" >"$work/app.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 400); do
+    grep -q "window ready" "$work/app.log" && return 0
+    kill -0 "$pid" 2>/dev/null || { cat "$work/app.log"; echo "window-check: the app exited"; exit 1; }
+    sleep 0.1
+  done
+  return 1
+}
+if ! launch; then
+  echo "window-check: note: no 'window ready' within 40 s; launching once more. The app said:"
+  sed 's/^/    /' "$work/app.log" | tail -20
+  stop_app "$pid" || true
+  launch || { cat "$work/app.log"; echo "window-check: no 'window ready' within 40 s, twice"; exit 1; }
+fi
 # Let the UI render and the server connect.
 for _ in $(seq 1 100); do
   grep -q "mcp server connected" "$work/app.log" && break
