@@ -31,7 +31,11 @@ import (
 //go:embed all:frontend/dist
 var assets embed.FS
 
-//go:embed build/appicon.png
+// icon is the window's icon: a 256 px PNG of the app icon (build/appicon.png
+// stays the installers'). GTK keeps the window icon decoded for the
+// window's life: the 1024 px one held 4 MiB of pixels in the app process.
+//
+//go:embed build/windowicon.png
 var icon []byte
 
 // version is stamped at build time with -ldflags "-X main.version=…".
