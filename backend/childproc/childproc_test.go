@@ -42,14 +42,21 @@ func leakyPipe(t *testing.T) [2]int {
 	return p
 }
 
-// probe starts the test binary as a child with start and returns the
-// descriptors of p it still holds.
+// probeCmd is the test binary as a child that reports which descriptors
+// of p it holds, on out.
+func probeCmd(p [2]int) (cmd *exec.Cmd, out *strings.Builder) {
+	cmd = exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), fmt.Sprintf("CHILDPROC_PROBE=%d,%d", p[0], p[1]))
+	out = &strings.Builder{}
+	cmd.Stdout = out
+	return cmd, out
+}
+
+// probe starts the probe with start and returns the descriptors of p it
+// still holds.
 func probe(t *testing.T, p [2]int, start func(*exec.Cmd) error) string {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("CHILDPROC_PROBE=%d,%d", p[0], p[1]))
-	var out strings.Builder
-	cmd.Stdout = &out
+	cmd, out := probeCmd(p)
 	if err := start(cmd); err != nil {
 		t.Fatal(err)
 	}
@@ -79,11 +86,7 @@ func TestAChildInheritsNoneOfTheAppsDescriptors(t *testing.T) {
 }
 
 func TestRunIsolatesToo(t *testing.T) {
-	p := leakyPipe(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("CHILDPROC_PROBE=%d,%d", p[0], p[1]))
-	var out strings.Builder
-	cmd.Stdout = &out
+	cmd, out := probeCmd(leakyPipe(t))
 	if err := Run(cmd); err != nil {
 		t.Fatal(err)
 	}
