@@ -203,7 +203,7 @@ func (a *App) startup(ctx context.Context) {
 const firstLoadWait = 8 * time.Second
 
 // watchFirstLoad reloads the page when its first load never finishes.
-// A fresh window stayed blank in about one start in twelve: every asset
+// A fresh window stayed blank in about one start in eleven: every asset
 // was served, but an MCP server started in that moment had inherited the
 // write end of an asset's response pipe, so the response never ended.
 // backend/childproc prevents that now (no blank start in 180); this

@@ -8,7 +8,7 @@
 // pipe it opens without it (pkg/assetserver/webview, responsewriter_linux.go).
 // A child started while such a pipe is open keeps its write end for as long
 // as it runs, so the page never sees that response end: a window started
-// together with its MCP servers stayed blank in about one start in twelve
+// together with its MCP servers stayed blank in about one start in eleven
 // here, until it was reloaded. And a server, which may be hostile, should
 // not hold any of the app's descriptors at all.
 //
