@@ -42,17 +42,24 @@ var launchWait = 200 * time.Millisecond
 // Launch isolates the app's descriptors and runs start, which starts a
 // child process (exec.Cmd's Start, or a library call that does).
 func Launch(start func() error) error {
+	if holdStarting() {
+		defer starting.Unlock()
+	}
+	Isolate()
+	return start()
+}
+
+// holdStarting takes starting for writing within launchWait and reports
+// whether it did.
+func holdStarting() bool {
 	deadline := time.Now().Add(launchWait)
 	for !starting.TryLock() {
 		if time.Now().After(deadline) {
-			Isolate()
-			return start()
+			return false
 		}
 		time.Sleep(time.Millisecond)
 	}
-	defer starting.Unlock()
-	Isolate()
-	return start()
+	return true
 }
 
 // Start isolates the app's descriptors, then starts cmd.

@@ -32,13 +32,13 @@ mkdir -p "$XDG_DATA_HOME" "$XDG_CACHE_HOME" "$XDG_CONFIG_HOME"
 changes_at_start=$(git status --porcelain --untracked-files=no 2>/dev/null || true)
 
 step() { printf '\n=== %s ===\n' "$*"; }
-# bounded CMD…: CMD, stopped after 15 minutes (a check takes well under
-# one): a check that hangs fails its layer with a message instead of
+# bounded CMD…: CMD, stopped after 15 minutes (each check takes under a
+# minute): a check that hangs fails its layer with a message instead of
 # holding CI until its time runs out.
 bounded() {
   local rc=0
   timeout --kill-after=30s 15m "$@" || rc=$?
-  [ $rc -ne 124 ] && [ $rc -ne 137 ] || echo "test.sh: $1 ran for 15 minutes and was stopped"
+  case $rc in 124 | 137) echo "test.sh: $1 ran for 15 minutes and was stopped" ;; esac
   return $rc
 }
 passed=0
