@@ -51,6 +51,10 @@ type Config struct {
 	Instance *instance.Lock
 	// QuickChat opens the window as quick chat (--quick-chat).
 	QuickChat bool
+	// RegisterClicks registers this executable as where a click on a
+	// Windows toast goes (notify.RegisterClickTarget): set for the default
+	// data folder's window, as one per user can be registered.
+	RegisterClicks bool
 	// TrayIcon is the tray's icon (PNG; ICO on Windows); nil: no tray.
 	TrayIcon []byte
 	// Web is the window's navigation rule and CSP; nil: no navigation guard.

@@ -10,6 +10,7 @@ import (
 	"mcpdesk/backend/events"
 	"mcpdesk/backend/hotkey"
 	"mcpdesk/backend/instance"
+	"mcpdesk/backend/notify"
 	"mcpdesk/backend/settings"
 	"mcpdesk/backend/tray"
 )
@@ -41,6 +42,13 @@ func (a *App) startDesktop() {
 			Logger: a.logger,
 		})
 	}
+	if a.cfg.RegisterClicks {
+		if exe, err := os.Executable(); err != nil {
+			a.logger.Warn("notification clicks not registered", "err", err)
+		} else if err := notify.RegisterClickTarget(exe); err != nil {
+			a.logger.Warn("notification clicks not registered", "err", err)
+		}
+	}
 	if hk, err := hotkey.Register("", a.quickChat); err != nil {
 		a.logger.Info("no global quick-chat shortcut", "reason", err)
 		a.hotkeyErr = err.Error()
@@ -50,6 +58,17 @@ func (a *App) startDesktop() {
 	if a.cfg.Instance != nil {
 		a.cfg.Instance.Serve(func(r instance.Request) {
 			a.logger.Info("another launch handed over", "args", r.Args)
+			// A toast's click (Windows): its conversation, and nothing else
+			// the launch may carry (backend/notify/click.go).
+			if id, click := notify.ParseClick(notify.ClickArgs(r.Args)); click {
+				a.logger.Info("notification clicked", "conversation", id)
+				if id != 0 {
+					a.openConversation(id)
+				} else {
+					a.showWindow()
+				}
+				return
+			}
 			if wantsQuickChat(r.Args) {
 				a.quickChat()
 				return

@@ -22,6 +22,7 @@ import (
 	"mcpdesk/backend/childproc"
 	"mcpdesk/backend/cli"
 	"mcpdesk/backend/instance"
+	"mcpdesk/backend/notify"
 	"mcpdesk/backend/shellenv"
 	"mcpdesk/backend/store"
 	"mcpdesk/backend/usererr"
@@ -45,9 +46,12 @@ var version = "0.1.0-dev"
 var generatingBindings bool
 
 func main() {
-	if cli.Lookup(os.Args[1:]) {
+	// A toast's click is a launch anything could make: it carries nothing
+	// but its URL (backend/notify/click.go).
+	args := notify.ClickArgs(os.Args[1:])
+	if !notify.IsClick(args) && cli.Lookup(args) {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		code := cli.Run(ctx, os.Args[1:], cli.Env{
+		code := cli.Run(ctx, args, cli.Env{
 			Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 			Version: version, Servers: shellenv.NewProvider(false), // a terminal has the PATH already
 		})
@@ -56,7 +60,10 @@ func main() {
 	}
 
 	started := time.Now()
-	dataDir := dataDirFlag(os.Args[1:])
+	dataDir := ""
+	if !notify.IsClick(args) {
+		dataDir = dataDirFlag(args)
+	}
 	if generatingBindings {
 		tmp, err := os.MkdirTemp("", "mcpdesk-bindings-")
 		if err != nil {
@@ -66,7 +73,7 @@ func main() {
 		defer os.RemoveAll(tmp)
 		dataDir = tmp
 	}
-	lock, err := singleWindow(dataDir)
+	lock, err := singleWindow(dataDir, args)
 	if errors.Is(err, instance.ErrRunning) {
 		fmt.Fprintln(os.Stderr, "mcpdesk:", err)
 		os.Exit(0)
@@ -76,14 +83,17 @@ func main() {
 	}
 	// The window never leaves the app's pages, and they run only the app's
 	// own scripts (backend/websec).
-	web, err := websec.ForWindow(devBuild, websec.DevServerAddr(os.Args[1:], os.Getenv))
+	web, err := websec.ForWindow(devBuild, websec.DevServerAddr(args, os.Getenv))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcpdesk:", err)
 		os.Exit(1)
 	}
 	app, err := NewApp(Config{DataDir: dataDir, Version: version, Started: started,
-		Instance: lock, QuickChat: wantsQuickChat(os.Args[1:]), TrayIcon: trayIcon(),
-		Web: web, NavigationCheck: os.Getenv("MCPDESK_CHECK_NAVIGATION")})
+		Instance: lock, QuickChat: wantsQuickChat(args), TrayIcon: trayIcon(),
+		Web: web, NavigationCheck: os.Getenv("MCPDESK_CHECK_NAVIGATION"),
+		// Toasts' clicks come back to the default data folder's window only:
+		// one per user can be registered.
+		RegisterClicks: dataDir == "" && !devBuild && !generatingBindings})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcpdesk:", err)
 		os.Exit(1)
@@ -118,7 +128,7 @@ func main() {
 // singleWindow takes the data folder's instance lock, so that a second
 // launch brings this window forward instead of opening another one on the
 // same database (SPEC F2).
-func singleWindow(dataDir string) (*instance.Lock, error) {
+func singleWindow(dataDir string, args []string) (*instance.Lock, error) {
 	if generatingBindings {
 		return nil, nil
 	}
@@ -126,7 +136,7 @@ func singleWindow(dataDir string) (*instance.Lock, error) {
 	if err != nil {
 		return nil, err
 	}
-	return instance.Acquire(dir, os.Args[1:])
+	return instance.Acquire(dir, args)
 }
 
 // dataDirFlag reads --data-dir from the window's arguments. Other flags are

@@ -15,9 +15,10 @@ import (
 )
 
 // Notifier shows Windows toasts through PowerShell's WinRT bridge (no cgo,
-// no COM of our own). A toast's click cannot reach back into this process
-// without a registered activator, so OnClick is not called on Windows:
-// clicking the toast brings nothing but the toast's own dismissal.
+// no COM of our own), as the app AppUserModelID that RegisterClickTarget
+// registers. A click launches MCP Desk with the toast's URL (click.go),
+// and that launch hands it to the running window: OnClick is not called
+// here, the window's instance hand-over opens the conversation.
 type Notifier struct {
 	opts Options
 	log  *slog.Logger
@@ -29,23 +30,17 @@ func New(o Options) *Notifier {
 	return &Notifier{opts: o, log: o.Logger}
 }
 
-// xmlText escapes s for the toast's XML.
-func xmlText(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;").Replace(s)
-}
-
 // Send shows msg as a toast. The script is passed encoded (-EncodedCommand,
 // UTF-16LE base64), so no text of the notification is ever parsed as
 // PowerShell.
 func (n *Notifier) Send(msg Notification) error {
-	toast := `<toast><visual><binding template="ToastGeneric"><text>` + xmlText(clean(msg.Title, maxTitle)) +
-		`</text><text>` + xmlText(clean(msg.Body, maxBody)) + `</text></binding></visual></toast>`
+	toast := toastXML(msg)
 	script := `[Windows.UI.Notifications.ToastNotificationManager, Windows.UI.Notifications, ContentType = WindowsRuntime] > $null
 [Windows.Data.Xml.Dom.XmlDocument, Windows.Data.Xml.Dom.XmlDocument, ContentType = WindowsRuntime] > $null
 $x = New-Object Windows.Data.Xml.Dom.XmlDocument
 $x.LoadXml([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('` + base64.StdEncoding.EncodeToString([]byte(toast)) + `')))
 [Windows.UI.Notifications.ToastNotificationManager]::CreateToastNotifier([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('` +
-		base64.StdEncoding.EncodeToString([]byte(n.opts.AppName)) + `'))).Show([Windows.UI.Notifications.ToastNotification]::new($x))`
+		base64.StdEncoding.EncodeToString([]byte(AppUserModelID)) + `'))).Show([Windows.UI.Notifications.ToastNotification]::new($x))`
 	u := utf16.Encode([]rune(script))
 	b := make([]byte, 2*len(u))
 	for i, c := range u {

@@ -7,7 +7,8 @@
 #     `--quick-chat` handed over turns the window into quick chat (460x640);
 #     the tray's Show entry restores it;
 #   - with a panel showing tray icons, closing the window hides it and the
-#     app keeps running; a second launch shows it again;
+#     app keeps running; a second launch shows it again, and so does a
+#     toast's click (--notification-click), which carries nothing else;
 #   - the global shortcut Ctrl+Alt+Space opens quick chat;
 #   - the tray's Quit entry quits: exit status 0, no MCP server left.
 # Usage: desktop-check.sh [binary]   (inside dbus-run-session: see test.sh)
@@ -109,6 +110,20 @@ else
 fi
 "$bin" --data-dir "$work/data" >/dev/null 2>&1 || true
 if until_ok 10 visible; then ok "a second launch shows the hidden window"; else bad "the window stayed hidden after a second launch"; fi
+
+# 3b. A toast's click (Windows launches `mcpdesk --notification-click URL`;
+# backend/notify/click.go): handed over, it shows the window on its
+# conversation. Arguments a launcher split off a hostile URL ride along and
+# are dropped: no --quick-chat, no other data folder. A click launch takes
+# the default data folder, here the running one through MCPDESK_DATA_DIR.
+"$ctl" close "MCP Desk" || true
+until_ok 10 hidden || true
+rc=0; MCPDESK_DATA_DIR="$work/data" "$bin" --notification-click "mcpdesk://conversation/7" --quick-chat --data-dir "$work/other" >"$work/click.log" 2>&1 || rc=$?
+if [ $rc -eq 0 ] && until_ok 10 visible && until_ok 5 grep -q 'notification clicked.*conversation=7' "$work/app.log" && sleep 0.5 && is_size "$full" && [ ! -e "$work/other" ]; then
+  ok "a toast's click shows the hidden window on its conversation; the --quick-chat and --data-dir riding along are dropped"
+else
+  bad "toast click: exit $rc, visible=$(win), size $(size) (want $full), other data folder: $([ -e "$work/other" ] && echo made || echo none): $(cat "$work/click.log")"
+fi
 
 # 4. The global shortcut.
 xdotool key ctrl+alt+space

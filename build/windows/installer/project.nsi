@@ -135,5 +135,10 @@ Section "uninstall"
     !insertmacro wails.unassociateFiles
     !insertmacro wails.unassociateCustomProtocols
 
+    # What MCP Desk registered for its toasts' clicks in the user's own
+    # registry (backend/notify/register_windows.go).
+    DeleteRegKey HKCU "Software\Classes\mcpdesk"
+    DeleteRegKey HKCU "Software\Classes\AppUserModelId\MCPDesk.Desktop"
+
     !insertmacro wails.deleteUninstaller
 SectionEnd
