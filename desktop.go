@@ -152,7 +152,8 @@ func (a *App) beforeClose(ctx context.Context) (prevent bool) {
 
 // desktopStatus is what Settings shows about the tray and the shortcut.
 func (a *App) desktopStatus() settings.DesktopStatus {
-	d := settings.DesktopStatus{Tray: a.tray.Available(), HotkeyError: a.hotkeyErr, QuickChatCommand: "mcpdesk " + quickChatArg}
+	d := settings.DesktopStatus{Tray: a.tray.Available(), HotkeyError: a.hotkeyErr, QuickChatCommand: "mcpdesk " + quickChatArg,
+		NotificationClicks: notify.ClicksOpen}
 	if a.hotkey != nil {
 		d.Hotkey = hotkey.Label
 	}

@@ -30,6 +30,10 @@ type Notifier struct {
 	order []uint32
 }
 
+// ClicksOpen says whether a click on a notification opens its conversation
+// here: the daemon sends ActionInvoked back over the bus.
+const ClicksOpen = true
+
 // New connects to the session bus lazily, at the first notification: a
 // desktop without a bus, or without a notification daemon, costs nothing
 // until then, and Send says why it could not.

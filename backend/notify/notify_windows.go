@@ -24,6 +24,10 @@ type Notifier struct {
 	log  *slog.Logger
 }
 
+// ClicksOpen says whether a click on a notification opens its conversation
+// here: the toast launches the mcpdesk: URL (click.go).
+const ClicksOpen = true
+
 // New returns a notifier.
 func New(o Options) *Notifier {
 	o = o.withDefaults()

@@ -13,6 +13,9 @@ type DesktopStatus struct {
 	// QuickChatCommand opens quick chat from a terminal or a key binding of
 	// the desktop's own.
 	QuickChatCommand string `json:"quickChatCommand"`
+	// NotificationClicks: a click on a desktop notification opens its
+	// conversation on this system (not on macOS yet).
+	NotificationClicks bool `json:"notificationClicks"`
 }
 
 // WithDesktop sets where Desktop reads the status from.

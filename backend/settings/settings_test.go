@@ -241,7 +241,7 @@ func TestJSONShapes(t *testing.T) {
 	}{
 		{AppInfo{"1", "/d", "/d/c.json", "/d/mcpdesk.db"}, `{"version":"1","dataDir":"/d","configFile":"/d/c.json","databaseFile":"/d/mcpdesk.db"}`},
 		{Prefs{"dark", "zh-CN", true, nil}, `{"theme":"dark","language":"zh-CN","quitOnClose":true,"notifyOff":null}`},
-		{DesktopStatus{true, "Ctrl+Alt+Space", "", "mcpdesk --quick-chat"}, `{"tray":true,"hotkey":"Ctrl+Alt+Space","hotkeyError":"","quickChatCommand":"mcpdesk --quick-chat"}`},
+		{DesktopStatus{true, "Ctrl+Alt+Space", "", "mcpdesk --quick-chat", true}, `{"tray":true,"hotkey":"Ctrl+Alt+Space","hotkeyError":"","quickChatCommand":"mcpdesk --quick-chat","notificationClicks":true}`},
 		{KeychainStatus{State: "unavailable", Reason: "locked", CheckedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}, `{"state":"unavailable","available":false,"reason":"locked","storedKeys":0,"checkedAt":"2026-01-02T03:04:05Z"}`},
 	}
 	for _, c := range cases {

@@ -2414,6 +2414,7 @@ export namespace settings {
 	    hotkey: string;
 	    hotkeyError: string;
 	    quickChatCommand: string;
+	    notificationClicks: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new DesktopStatus(source);
@@ -2425,6 +2426,7 @@ export namespace settings {
 	        this.hotkey = source["hotkey"];
 	        this.hotkeyError = source["hotkeyError"];
 	        this.quickChatCommand = source["quickChatCommand"];
+	        this.notificationClicks = source["notificationClicks"];
 	    }
 	}
 	export class KeychainStatus {

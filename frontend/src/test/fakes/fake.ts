@@ -1027,7 +1027,7 @@ export class FakeBackend implements Backend {
   };
 
   /** What Settings → Desktop reports about the tray and the global shortcut. */
-  desktop: DesktopStatus = { tray: true, hotkey: 'Ctrl+Alt+Space', hotkeyError: '', quickChatCommand: 'mcpdesk --quick-chat' };
+  desktop: DesktopStatus = { tray: true, hotkey: 'Ctrl+Alt+Space', hotkeyError: '', quickChatCommand: 'mcpdesk --quick-chat', notificationClicks: true };
 }
 
 /**

@@ -492,6 +492,11 @@ export interface DesktopStatus {
    * the desktop's own.
    */
   quickChatCommand: string;
+  /**
+   * NotificationClicks: a click on a desktop notification opens its
+   * conversation on this system (not on macOS yet).
+   */
+  notificationClicks: boolean;
 }
 
 /**

@@ -17,7 +17,7 @@ describe('Settings → Desktop (SPEC F2)', () => {
 
   it('shows the shortcut and the command, or why there is no shortcut, and opens quick chat', async () => {
     const r = renderApp();
-    r.fake.desktop = { tray: false, hotkey: '', hotkeyError: 'a Wayland session lets no application have a global shortcut', quickChatCommand: 'mcpdesk --quick-chat' };
+    r.fake.desktop = { tray: false, hotkey: '', hotkeyError: 'a Wayland session lets no application have a global shortcut', quickChatCommand: 'mcpdesk --quick-chat', notificationClicks: true };
     await go(r.user, 'settings');
     const card = await screen.findByTestId('settings-desktop');
     expect(await within(card).findByTestId('desktop-hotkey-error')).toHaveTextContent(/Wayland/);
@@ -29,5 +29,21 @@ describe('Settings → Desktop (SPEC F2)', () => {
     await r.user.click(screen.getByTestId('quick-close'));
     await screen.findByTestId('settings-desktop');
     expect(r.fake.win.hidden).toBe(false);
+  });
+
+  it('says that a click on a notification opens its conversation where the backend says so', async () => {
+    const r = renderApp();
+    await go(r.user, 'settings');
+    const card = await screen.findByTestId('settings-desktop');
+    await waitFor(() => expect(within(card).getByTestId('desktop-notify-hint')).toHaveTextContent(/clicking one opens its conversation/));
+  });
+
+  it('says that a click does not open the conversation where the backend says it cannot (macOS)', async () => {
+    const r = renderApp();
+    r.fake.desktop = { ...r.fake.desktop, notificationClicks: false };
+    await go(r.user, 'settings');
+    const card = await screen.findByTestId('settings-desktop');
+    await waitFor(() => expect(within(card).getByTestId('desktop-notify-hint')).toHaveTextContent(/a click does not open the conversation yet/));
+    expect(within(card).getByTestId('desktop-notify-hint')).not.toHaveTextContent(/opens its conversation/);
   });
 });
