@@ -51,6 +51,9 @@ type Config struct {
 	Instance *instance.Lock
 	// QuickChat opens the window as quick chat (--quick-chat).
 	QuickChat bool
+	// OpenConversation opens a conversation (a toast's click that launched
+	// the app); 0: none.
+	OpenConversation int64
 	// RegisterClicks registers this executable as where a click on a
 	// Windows toast goes (notify.RegisterClickTarget): set for the default
 	// data folder's window, as one per user can be registered.
@@ -93,6 +96,9 @@ type App struct {
 	// loaded is closed by the first domReady (see watchFirstLoad).
 	loaded     chan struct{}
 	loadedOnce sync.Once
+	// launchOnce: what the launch asked for is done once, when the window
+	// first says it listens (windowReady), not again after a reload.
+	launchOnce sync.Once
 }
 
 // NewApp opens the data folder and builds every service; nothing connects
@@ -144,6 +150,7 @@ func NewApp(cfg Config) (*App, error) {
 			// The tray's menu speaks the window's language.
 			settings.WithPrefsListener(func(p settings.Prefs) { a.tray.SetLabels(tray.LabelsFor(p.Language, os.Getenv)) }),
 			settings.WithDesktop(a.desktopStatus),
+			settings.WithWindowReady(a.windowReady),
 			settings.WithNotifier(a.notifier),
 			// Links in rendered content open in the browser, never in the window.
 			settings.WithLinkOpener(a.openInBrowser),
@@ -245,10 +252,6 @@ func (a *App) domReady(ctx context.Context) {
 		target := a.cfg.NavigationCheck
 		a.cfg.NavigationCheck = ""
 		go a.checkNavigation(ctx, target)
-	}
-	if a.cfg.QuickChat {
-		a.cfg.QuickChat = false
-		a.quickChat()
 	}
 }
 

@@ -24,7 +24,14 @@ import (
 const quickChatArg = "--quick-chat"
 
 func wantsQuickChat(args []string) bool {
-	return slices.Contains(args, quickChatArg) || slices.Contains(args, "-quick-chat")
+	return !notify.IsClick(args) && (slices.Contains(args, quickChatArg) || slices.Contains(args, "-quick-chat"))
+}
+
+// clickedConversation is the conversation a toast's click launched the
+// app with (0: none).
+func clickedConversation(args []string) int64 {
+	id, _ := notify.ParseClick(args)
+	return id
 }
 
 // startDesktop shows the tray icon and starts taking over later launches.
@@ -76,6 +83,23 @@ func (a *App) startDesktop() {
 			a.showWindow()
 		})
 	}
+}
+
+// windowReady runs when the window's page hears the app's events
+// (settings.Service.WindowReady): what the launch asked for is done now.
+// At domReady it would be too early: the page mounts and subscribes later,
+// and an event sent before is lost.
+func (a *App) windowReady() {
+	a.launchOnce.Do(func() {
+		switch {
+		case a.cfg.QuickChat:
+			a.logger.Info("launched for quick chat")
+			a.quickChat()
+		case a.cfg.OpenConversation != 0:
+			a.logger.Info("launched by a notification's click", "conversation", a.cfg.OpenConversation)
+			a.openConversation(a.cfg.OpenConversation)
+		}
+	})
 }
 
 // windowCtx is the Wails context, once the window exists.

@@ -89,7 +89,7 @@ func main() {
 		os.Exit(1)
 	}
 	app, err := NewApp(Config{DataDir: dataDir, Version: version, Started: started,
-		Instance: lock, QuickChat: wantsQuickChat(args), TrayIcon: trayIcon(),
+		Instance: lock, QuickChat: wantsQuickChat(args), OpenConversation: clickedConversation(args), TrayIcon: trayIcon(),
 		Web: web, NavigationCheck: os.Getenv("MCPDESK_CHECK_NAVIGATION"),
 		// Toasts' clicks come back to the default data folder's window only:
 		// one per user can be registered.

@@ -18,6 +18,18 @@ type DesktopStatus struct {
 	NotificationClicks bool `json:"notificationClicks"`
 }
 
+// WithWindowReady sets what WindowReady runs.
+func WithWindowReady(fn func()) Option { return func(s *Service) { s.windowReady = fn } }
+
+// WindowReady is the window saying it now hears the app's events: what
+// the launch asked for (quick chat, a notification's conversation) is done
+// now, as events sent earlier would have been lost.
+func (s *Service) WindowReady() {
+	if s.windowReady != nil {
+		s.windowReady()
+	}
+}
+
 // WithDesktop sets where Desktop reads the status from.
 func WithDesktop(fn func() DesktopStatus) Option { return func(s *Service) { s.desktop = fn } }
 

@@ -124,6 +124,8 @@ type Service struct {
 	onPrefs func(Prefs)
 	// desktop reports the tray and the global shortcut (WithDesktop).
 	desktop func() DesktopStatus
+	// windowReady does what the launch asked for (WithWindowReady).
+	windowReady func()
 	// images keeps which hosts may show images and fetches them (remote.go).
 	images *remotecontent.Images
 	// notifier shows desktop notifications (WithNotifier, notify.go).

@@ -10,7 +10,9 @@
 #     app keeps running; a second launch shows it again, and so does a
 #     toast's click (--notification-click), which carries nothing else;
 #   - the global shortcut Ctrl+Alt+Space opens quick chat;
-#   - the tray's Quit entry quits: exit status 0, no MCP server left.
+#   - the tray's Quit entry quits: exit status 0, no MCP server left;
+#   - a first launch with --quick-chat opens quick chat, and one by a
+#     toast's click its conversation, once the page listens.
 # Usage: desktop-check.sh [binary]   (inside dbus-run-session: see test.sh)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -148,6 +150,27 @@ else
   fi
   pid=""
 fi
+
+# 6. A first launch asks as a handed-over one does. Its request waits for
+# the window's page to listen (settings.Service.WindowReady): sent at
+# domReady it was lost, and --quick-chat opened the full window.
+"$bin" --data-dir "$work/data" --quick-chat >"$work/app.log" 2>&1 &
+pid=$!
+if until_ok 40 grep -q "launched for quick chat" "$work/app.log" && until_ok 10 is_size 460x640; then
+  ok "a first launch with --quick-chat opens quick chat (460x640)"
+else
+  bad "first launch with --quick-chat: size $(size)"
+fi
+kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+MCPDESK_DATA_DIR="$work/data" "$bin" --notification-click "mcpdesk://conversation/9" --quick-chat >"$work/app.log" 2>&1 &
+pid=$!
+if until_ok 40 grep -q "launched by a notification's click.*conversation=9" "$work/app.log" && sleep 0.5 && is_size 1280x820; then
+  ok "a first launch by a toast's click opens its conversation in the full window (the --quick-chat riding along is dropped)"
+else
+  bad "first launch by a click: size $(size)"
+fi
+kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+pid=""
 
 echo "desktop: $passed passed, $failed failed"
 [ $failed -eq 0 ]

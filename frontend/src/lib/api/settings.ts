@@ -12,6 +12,9 @@ export const openDataFolder = (): Promise<void> => call(() => backend().settings
 /** desktopStatus says whether a tray icon is shown and which global shortcut opens quick chat. */
 export const desktopStatus = (): Promise<DesktopStatus> => call(() => backend().settings.Desktop());
 
+/** windowReady tells the app the window hears its events: what the launch asked for (quick chat, a notification's conversation) happens now. */
+export const windowReady = (): Promise<void> => call(() => backend().settings.WindowReady());
+
 /** keychainStatus is the OS keychain's status of this run (one self-test per start; the first may wait for the OS to unlock it). */
 export const keychainStatus = (): Promise<KeychainStatus> => call(() => backend().settings.KeychainStatus());
 

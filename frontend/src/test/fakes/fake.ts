@@ -1015,6 +1015,11 @@ export class FakeBackend implements Backend {
       this.#record('Desktop', []);
       return { ...this.desktop };
     },
+    WindowReady: async () => {
+      this.#record('WindowReady', []);
+      // As Go does: what the launch asked for, sent at once.
+      if (this.launchQuickChat) this.emit('window:quick-chat', { tray: true });
+    },
     RemoteImageGrants: () => this.remote.list(),
     AllowRemoteImages: (scope, host) => this.remote.allow(scope, host),
     RevokeRemoteImages: (scope, host) => this.remote.revoke(scope, host),
@@ -1026,6 +1031,8 @@ export class FakeBackend implements Backend {
     },
   };
 
+  /** The app was launched with --quick-chat: WindowReady sends it. */
+  launchQuickChat = false;
   /** What Settings → Desktop reports about the tray and the global shortcut. */
   desktop: DesktopStatus = { tray: true, hotkey: 'Ctrl+Alt+Space', hotkeyError: '', quickChatCommand: 'mcpdesk --quick-chat', notificationClicks: true };
 }

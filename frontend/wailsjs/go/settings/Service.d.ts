@@ -33,3 +33,5 @@ export function SavePrefs(arg1:settings.Prefs):Promise<settings.Prefs>;
 export function SaveUIState(arg1:string,arg2:string):Promise<void>;
 
 export function UIState(arg1:string):Promise<string>;
+
+export function WindowReady():Promise<void>;

@@ -61,3 +61,7 @@ export function SaveUIState(arg1, arg2) {
 export function UIState(arg1) {
   return window['go']['settings']['Service']['UIState'](arg1);
 }
+
+export function WindowReady() {
+  return window['go']['settings']['Service']['WindowReady']();
+}

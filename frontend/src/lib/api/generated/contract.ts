@@ -2611,6 +2611,12 @@ export interface SettingsService {
   SaveUIState(key: string, value: string): Promise<void>;
   /** UIState returns the value saved under key, or "" when there is none. */
   UIState(key: string): Promise<string>;
+  /**
+   * WindowReady is the window saying it now hears the app's events: what
+   * the launch asked for (quick chat, a notification's conversation) is done
+   * now, as events sent earlier would have been lost.
+   */
+  WindowReady(): Promise<void>;
 }
 
 /** bindSettingsService binds SettingsService to a way of calling Go. */
@@ -2631,6 +2637,7 @@ export function bindSettingsService(call: Call): SettingsService {
     SavePrefs: (p) => call('settings', 'Service', 'SavePrefs', p),
     SaveUIState: (key, value) => call('settings', 'Service', 'SaveUIState', key, value),
     UIState: (key) => call('settings', 'Service', 'UIState', key),
+    WindowReady: () => call('settings', 'Service', 'WindowReady'),
   };
 }
 

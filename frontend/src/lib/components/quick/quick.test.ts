@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { go, renderApp } from '../../../test/app';
-import type { FakeOptions } from '../../../test/fakes/fake';
+import { FakeBackend, type FakeOptions } from '../../../test/fakes/fake';
 import { QUICK_SIZE } from '../../state/quickChat.svelte';
 
 const PROVIDERS: FakeOptions['providers'] = {
@@ -10,6 +10,14 @@ const PROVIDERS: FakeOptions['providers'] = {
 };
 
 describe('Quick chat (SPEC F2)', () => {
+  it('opens when the app was launched with --quick-chat: the window says it listens once every store does', async () => {
+    const fake = new FakeBackend({ providers: PROVIDERS });
+    fake.launchQuickChat = true;
+    const r = renderApp(fake);
+    expect(await screen.findByTestId('quick-chat')).toBeInTheDocument();
+    expect(r.fake.callsOf('WindowReady')).toHaveLength(1);
+  });
+
   it('turns the window into quick chat, sends with the default model, and opens the conversation in the full window', async () => {
     const r = renderApp({ providers: PROVIDERS });
     await screen.findByTestId('nav-chat');
