@@ -13,7 +13,6 @@ import {
   type Tool,
   type ToolCallOutcome,
 } from '../api';
-import { SchemaFormModel } from '../components/schemaform/model.svelte';
 
 /** The tools of one server as last fetched. */
 export interface ToolList {
@@ -60,7 +59,8 @@ export interface SavedList {
 /** The number of runs kept per tool. */
 export const HISTORY_LIMIT = 20;
 
-const runKey = (server: string, tool: string) => `${server}\u0000${tool}`;
+/** runKey names a tool of a server in the store's maps. */
+export const runKey = (server: string, tool: string) => `${server}\u0000${tool}`;
 
 /** toolMatches reports whether a tool matches a search (name, title, description; case-insensitive). */
 export function toolMatches(t: Tool, query: string): boolean {
@@ -81,7 +81,6 @@ export class ToolsStore {
   #query = $state('');
   #runs = $state<Record<string, ToolRun[]>>({});
   #shown = $state<Record<string, number>>({});
-  #forms = new Map<string, { schema: string; model: SchemaFormModel }>();
   #states = new Map<string, ServerState>();
   #fetches = new Map<string, number>();
   #nextRun = 1;
@@ -154,21 +153,6 @@ export class ToolsStore {
 
   select(server: string, tool: string): void {
     this.#selected[server] = tool;
-  }
-
-  /**
-   * formFor returns the argument form of a tool, kept while the tool's
-   * input schema stays the same. When the schema changed (list_changed),
-   * a new form starts from what the old one held.
-   */
-  formFor(server: string, tool: Tool): SchemaFormModel {
-    const key = runKey(server, tool.name);
-    const schemaText = JSON.stringify(tool.inputSchema ?? {});
-    const held = this.#forms.get(key);
-    if (held && held.schema === schemaText) return held.model;
-    const model = new SchemaFormModel(tool.inputSchema ?? { type: 'object' }, held?.model.value);
-    this.#forms.set(key, { schema: schemaText, model });
-    return model;
   }
 
   /** runs returns this session's runs of a tool, newest first. */

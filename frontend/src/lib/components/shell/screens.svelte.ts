@@ -4,21 +4,23 @@
 
 import { tick, type Component } from 'svelte';
 
-/** LazyScreen is one screen's component, loaded on first use and kept. */
-export class LazyScreen {
-  readonly #load: () => Promise<{ default: Component }>;
+/** LazyScreen is one screen's (or dialog's) component, loaded on first use and kept; P are its props. */
+export class LazyScreen<P extends Record<string, any> = Record<string, never>> {
+  readonly #load: () => Promise<{ default: Component<P> }>;
   #loading: Promise<void> | null = null;
+  readonly #onError?: (message: string) => void;
   /** The component once loaded, else null. */
-  component = $state<Component | null>(null);
+  component = $state<Component<P> | null>(null);
   /** Why loading failed, else ''. */
   error = $state('');
 
-  constructor(load: () => Promise<{ default: Component }>) {
+  constructor(load: () => Promise<{ default: Component<P> }>, onError?: (message: string) => void) {
     this.#load = load;
+    this.#onError = onError;
   }
 
   /** get starts loading (once) and returns the component when it is there. */
-  get(): Component | null {
+  get(): Component<P> | null {
     void this.load();
     return this.component;
   }
@@ -33,6 +35,7 @@ export class LazyScreen {
       (e: unknown) => {
         this.#loading = null; // the next visit tries again
         this.error = e instanceof Error ? e.message : String(e);
+        this.#onError?.(this.error);
       },
     );
     return this.#loading;
@@ -53,9 +56,36 @@ export const screens = {
 
 export type LazyName = keyof typeof screens;
 
-/** preloadScreens loads every screen now (the component tests, which switch screens synchronously). */
+/**
+ * dialogFailure is the last dialog that could not be loaded (its error,
+ * else ''): the window says so in a toast (App.svelte), as a host has no
+ * room of its own to.
+ */
+export const dialogFailure = $state({ error: '' });
+
+/** lazy makes the LazyScreen of a dialog, which takes props. */
+function lazy<P extends Record<string, any>>(load: () => Promise<{ default: Component<P> }>): LazyScreen<P> {
+  return new LazyScreen<P>(load, (error) => (dialogFailure.error = error));
+}
+
+/**
+ * Dialogs load when first opened, like screens: the window's hosts (a
+ * server's sampling request or question, the welcome's import) and the
+ * Servers screen keep only a host from the start. Their code — markdown,
+ * the JSON tree, the schema validator, the server form — stays out of the
+ * window's memory until then.
+ */
+export const lazyDialogs = {
+  sampling: lazy(() => import('../chat/SamplingCard.svelte')),
+  elicitation: lazy(() => import('../elicitation/ElicitationDialog.svelte')),
+  import: lazy(() => import('../servers/ImportDialog.svelte')),
+  serverForm: lazy(() => import('../servers/ServerForm.svelte')),
+  serverDetail: lazy(() => import('../servers/ServerDetail.svelte')),
+};
+
+/** preloadScreens loads every screen and dialog now (the component tests, which switch screens synchronously). */
 export function preloadScreens(): Promise<void[]> {
-  return Promise.all(Object.values(screens).map((s) => s.load()));
+  return Promise.all([...Object.values(screens), ...Object.values(lazyDialogs)].map((s) => s.load()));
 }
 
 /**

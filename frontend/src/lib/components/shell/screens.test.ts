@@ -1,5 +1,7 @@
+import { screen } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
-import { LazyScreen } from './screens.svelte';
+import { renderApp } from '../../../test/app';
+import { dialogFailure, LazyScreen } from './screens.svelte';
 import type { Component } from 'svelte';
 
 const Fake = (() => {}) as unknown as Component;
@@ -30,5 +32,28 @@ describe('LazyScreen', () => {
     fail = false;
     await s.load();
     expect(s.get()).toBe(Fake);
+  });
+
+  it('tells its failure to whoever asked, each time', async () => {
+    const heard: string[] = [];
+    const s = new LazyScreen(
+      async () => {
+        throw new Error('chunk missing');
+      },
+      (e) => heard.push(e),
+    );
+    await s.load();
+    await s.load();
+    expect(heard).toEqual(['chunk missing', 'chunk missing']);
+  });
+});
+
+describe('a dialog that cannot be loaded', () => {
+  it('is said in a toast', async () => {
+    renderApp();
+    await screen.findByTestId('nav-chat');
+    dialogFailure.error = 'chunk missing';
+    expect(await screen.findByText(/This dialog could not be loaded/)).toBeInTheDocument();
+    expect(dialogFailure.error).toBe('');
   });
 });
