@@ -26,4 +26,16 @@ describe('lazy locale tables', () => {
     await Promise.resolve();
     expect(i18n.t('nav.servers')).toBe('Servers');
   });
+
+  it('holds each table once: the module object itself, not a deep copy of it', async () => {
+    vi.resetModules();
+    const i18n = await import('./index');
+    const { dictionary } = await import('svelte-i18n');
+    const { get } = await import('svelte/store');
+    const en = (await import('./en.json')).default;
+    expect(get(dictionary).en).toBe(en);
+    await i18n.loadLocale('zh-CN');
+    expect(get(dictionary)['zh-CN']).toBe((await import('./zh-CN.json')).default);
+    expect(get(dictionary).en).toBe(en);
+  });
 });
