@@ -317,7 +317,14 @@ export default function ({ test, expect, startApp, openPage, colorScheme, waitCo
       expect((await dialog.innerText()).includes('The counter is at 3'), `the consent does not show the text: ${await dialog.innerText()}`);
       await page.getByTestId('confirm-ok').click();
       await page.locator('[data-testid="message-user"]').filter({ hasText: 'The counter is at 3' }).waitFor({ timeout: 10000 });
-      await page.locator('[data-testid="message-assistant"][data-status="complete"]').filter({ hasText: 'Noted: the counter is at 3.' }).waitFor({ timeout: 30000 });
+      // (It timed out once on CI: if it does again, say what the model was asked and what the chat shows.)
+      await page.locator('[data-testid="message-assistant"][data-status="complete"]').filter({ hasText: 'Noted: the counter is at 3.' }).waitFor({ timeout: 30000 })
+        .catch(async (e) => {
+          const asked = (await fake.requests()).length;
+          const shown = await page.locator('[data-testid="message-assistant"], [role="alert"]').evaluateAll((els) =>
+            els.map((el) => `${el.getAttribute('data-status') ?? el.getAttribute('role')}: ${el.textContent.trim().slice(0, 60)}`));
+          throw new Error(`${e.message}\nthe model was asked ${asked} times; the chat shows:\n${shown.join('\n')}`);
+        });
       await chatView.locator('#status').filter({ hasText: 'message sent' }).waitFor({ timeout: 5000 });
       // The next request carried the view's context, marked as the view's, before the message.
       const reqs = await fake.requests();
