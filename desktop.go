@@ -64,11 +64,11 @@ func (a *App) startDesktop() {
 	}
 	if a.cfg.Instance != nil {
 		a.cfg.Instance.Serve(func(r instance.Request) {
-			a.logger.Info("another launch handed over", "args", r.Args)
 			// A toast's click (Windows): its conversation, and nothing else
-			// the launch may carry (backend/notify/click.go).
-			if id, click := notify.ParseClick(notify.ClickArgs(r.Args)); click {
-				a.logger.Info("notification clicked", "conversation", id)
+			// the launch may carry (backend/notify/click.go). What a web
+			// page put in the URL is not logged, only what it opens.
+			if id, click := notify.ParseClick(r.Args); click {
+				a.logger.Info("another launch handed over: notification clicked", "conversation", id)
 				if id != 0 {
 					a.openConversation(id)
 				} else {
@@ -76,6 +76,7 @@ func (a *App) startDesktop() {
 				}
 				return
 			}
+			a.logger.Info("another launch handed over", "args", r.Args)
 			if wantsQuickChat(r.Args) {
 				a.quickChat()
 				return
