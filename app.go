@@ -62,6 +62,10 @@ type Config struct {
 	TrayIcon []byte
 	// Web is the window's navigation rule and CSP; nil: no navigation guard.
 	Web *websec.Policy
+	// Engine is the script-engine options set for the window's web
+	// process: no program the app starts inherits them, and they leave
+	// the environment once the page has loaded.
+	Engine webview.EngineTuning
 	// NavigationCheck, a URL, makes the window try to leave for it once
 	// loaded and log what held (build/scripts/window-check.sh).
 	NavigationCheck string
@@ -112,7 +116,7 @@ func NewApp(cfg Config) (*App, error) {
 	a.logger, a.logFile = openLog(dir)
 	a.notifier = notify.New(notify.Options{AppName: "MCP Desk", OnClick: a.openConversation, Logger: a.logger})
 	desk := mcppool.NewElicitationDesk(emitter{a}, 0)
-	env := shellenv.NewProvider(true, shellenv.WithLogger(a.logger))
+	env := shellenv.NewProvider(true, shellenv.WithLogger(a.logger), shellenv.WithHidden(cfg.Engine.Names()...))
 	keychain := secrets.NewKeyring(keychainService)
 	c, err := core.Open(core.Options{
 		DataDir: dir,
@@ -244,6 +248,9 @@ func (a *App) domReady(ctx context.Context) {
 	a.logger.Info("window ready", "since_start", time.Since(a.started).Round(time.Millisecond))
 	a.loadedOnce.Do(func() {
 		close(a.loaded)
+		// The web process runs: nothing started from now on inherits the
+		// engine's options (a browser opened for a sign-in, say).
+		a.cfg.Engine.Release()
 		go settle(ctx, a.logger)
 	})
 	// Again: at startup the web view may not have been in the window yet.

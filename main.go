@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	goruntime "runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -27,6 +28,7 @@ import (
 	"mcpdesk/backend/store"
 	"mcpdesk/backend/usererr"
 	"mcpdesk/backend/websec"
+	"mcpdesk/backend/webview"
 )
 
 //go:embed all:frontend/dist
@@ -88,7 +90,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "mcpdesk:", err)
 		os.Exit(1)
 	}
-	app, err := NewApp(Config{DataDir: dataDir, Version: version, Started: started,
+	// The web process WebKitGTK is about to start takes the window's
+	// script-engine options from the environment (backend/webview).
+	engine := webview.TuneEngine(goruntime.GOOS)
+	app, err := NewApp(Config{DataDir: dataDir, Engine: engine, Version: version, Started: started,
 		Instance: lock, QuickChat: wantsQuickChat(args), OpenConversation: clickedConversation(args), TrayIcon: trayIcon(),
 		Web: web, NavigationCheck: os.Getenv("MCPDESK_CHECK_NAVIGATION"),
 		// Toasts' clicks come back to the default data folder's window only:

@@ -59,6 +59,9 @@ type Provider struct {
 	// fromShell is true when env came from the login shell, not the
 	// fallback.
 	fromShell bool
+	// hidden are variables of the app's own process that no program it
+	// starts inherits (WithHidden).
+	hidden []string
 }
 
 // Option configures a Provider.
@@ -81,6 +84,14 @@ func WithTimeout(d time.Duration) Option {
 			p.timeout = d
 		}
 	}
+}
+
+// WithHidden names variables of the app's own process that the programs it
+// starts must not inherit — the login shell included, so that they do not
+// come back through it: the window's script-engine options
+// (backend/webview.TuneEngine), which are for WebKit's web process only.
+func WithHidden(names ...string) Option {
+	return func(p *Provider) { p.hidden = append(p.hidden, names...) }
 }
 
 // WithShell sets the login shell to ask instead of $SHELL.
@@ -113,7 +124,7 @@ func NewProvider(loginShell bool, opts ...Option) *Provider {
 // caller whose ctx ends first gets the fallback without it being kept.
 func (p *Provider) Environ(ctx context.Context) []string {
 	if !p.loginShell || runtime.GOOS == "windows" {
-		return os.Environ()
+		return p.own()
 	}
 	select {
 	case p.sem <- struct{}{}:
@@ -140,7 +151,7 @@ func (p *Provider) Environ(ctx context.Context) []string {
 		return slices.Clone(p.env)
 	}
 	p.logger.Debug("login shell environment resolved", "shell", shell, "vars", len(vars), "elapsed", time.Since(start))
-	p.env, p.resolved, p.fromShell = merge(envMap(os.Environ()), vars), true, true
+	p.env, p.resolved, p.fromShell = merge(envMap(p.own()), vars), true, true
 	return slices.Clone(p.env)
 }
 
@@ -174,7 +185,19 @@ func (p *Provider) Reload(ctx context.Context) bool {
 // fallback is the process environment with well-known directories added
 // to PATH.
 func (p *Provider) fallback() []string {
-	return merge(envMap(os.Environ()), nil)
+	return merge(envMap(p.own()), nil)
+}
+
+// own is the process environment without the hidden variables.
+func (p *Provider) own() []string {
+	env := os.Environ()
+	if len(p.hidden) == 0 {
+		return env
+	}
+	return slices.DeleteFunc(env, func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(p.hidden, k)
+	})
 }
 
 // LookPath finds program on the PATH of env (not the process PATH). A
@@ -225,7 +248,7 @@ func (p *Provider) resolve(ctx context.Context, shell string) (map[string]string
 	ctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, shell, shellArgs(shell, begin, end)...)
-	cmd.Env = append(os.Environ(), resolvingVar+"=1")
+	cmd.Env = append(p.own(), resolvingVar+"=1")
 	// Stdin stays nil: the null device, so an interactive shell cannot
 	// wait for input.
 	var stdout, stderr bytes.Buffer

@@ -277,3 +277,40 @@ func TestShellArgs(t *testing.T) {
 		}
 	}
 }
+
+// The window's engine options (backend/webview.TuneEngine) are for WebKit's
+// web process: no program the app starts sees them, not the login shell,
+// not what it prints back, not the fallback.
+func TestHiddenVariablesReachNoChild(t *testing.T) {
+	t.Setenv("MCPDESK_TEST_ENGINE", "false")
+	t.Setenv("MCPDESK_TEST_KEPT", "from the app")
+	shell, _ := fakeShell(t, `printf '%s' "${MCPDESK_TEST_ENGINE-unset}" > "$(dirname "$0")/seen"`)
+	t.Setenv("SHELL", shell)
+
+	p := NewProvider(true, WithHidden("MCPDESK_TEST_ENGINE"))
+	env := p.Environ(context.Background())
+	if v, ok := lookupEnv(env, "MCPDESK_TEST_ENGINE"); ok {
+		t.Errorf("the login-shell environment has MCPDESK_TEST_ENGINE=%q", v)
+	}
+	if v, _ := lookupEnv(env, "MCPDESK_TEST_KEPT"); v != "from the app" {
+		t.Errorf("MCPDESK_TEST_KEPT = %q, want the app's other variables kept", v)
+	}
+	seen, err := os.ReadFile(filepath.Join(filepath.Dir(shell), "seen"))
+	if err != nil || string(seen) != "unset" {
+		t.Errorf("the login shell saw MCPDESK_TEST_ENGINE=%q (%v), want it unset", seen, err)
+	}
+
+	// A shell that fails: the fallback leaves it out too.
+	t.Setenv("SHELL", filepath.Join(t.TempDir(), "no-such-shell"))
+	if v, ok := lookupEnv(NewProvider(true, WithHidden("MCPDESK_TEST_ENGINE")).Environ(context.Background()), "MCPDESK_TEST_ENGINE"); ok {
+		t.Errorf("the fallback environment has MCPDESK_TEST_ENGINE=%q", v)
+	}
+	// Without the login shell (the command line) as well.
+	if v, ok := lookupEnv(NewProvider(false, WithHidden("MCPDESK_TEST_ENGINE")).Environ(context.Background()), "MCPDESK_TEST_ENGINE"); ok {
+		t.Errorf("the process environment has MCPDESK_TEST_ENGINE=%q", v)
+	}
+	// A Provider without hidden names hands everything on.
+	if v, _ := lookupEnv(NewProvider(false).Environ(context.Background()), "MCPDESK_TEST_ENGINE"); v != "false" {
+		t.Errorf("without WithHidden: MCPDESK_TEST_ENGINE = %q, want false", v)
+	}
+}

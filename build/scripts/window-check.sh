@@ -104,6 +104,20 @@ for p in $(pgrep -P "$pid" || true); do
 done
 if [ -n "$cjk" ]; then echo "window-check: the English window loaded Chinese faces: $cjk"; exit 1; fi
 echo "window-check: the English window loaded no Chinese face"
+# The window's script-engine options (backend/webview/engine.go) reach its
+# web process and no MCP server: /proc/PID/environ is what each started with.
+engine_env() { tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | grep -E '^JSC_(useDFGJIT|thresholdForJITAfterWarmUp)=' | sort | tr '\n' ' ' || true; }
+web_env=""; server_env=""
+for p in $(pgrep -P "$pid" || true); do
+  case "$(cat /proc/"$p"/comm 2>/dev/null)" in
+    WebKitWebProces) web_env=$(engine_env "$p") ;;
+    testserver) server_env+=$(engine_env "$p") ;;
+  esac
+done
+[ "$web_env" = "JSC_thresholdForJITAfterWarmUp=2000 JSC_useDFGJIT=false " ] || { echo "window-check: the web process started with engine options '$web_env'"; exit 1; }
+pgrep -f "$work/testserver" >/dev/null || { echo "window-check: no MCP server to check"; exit 1; }
+[ -z "$server_env" ] || { echo "window-check: the MCP server inherited the engine options: $server_env"; exit 1; }
+echo "window-check: the web process runs without the DFG JIT; the MCP server did not inherit it"
 stop_app "$pid" || { echo "window-check: the app did not quit within 10 s of SIGTERM"; exit 1; }
 pid=""
 if pgrep -f "$work/testserver" >/dev/null; then

@@ -1,0 +1,81 @@
+package webview
+
+import (
+	"os"
+	"slices"
+)
+
+// The page's script engine. On Linux, WebKitGTK runs the page's JavaScript
+// in JavaScriptCore inside the web process, which WebKit starts with the
+// app's environment; JavaScriptCore reads its options from JSC_* variables
+// there. Wails v2 offers no other way to reach them.
+//
+// The interface's scripts are short: a click, an event, one render. They
+// never run long enough for JavaScriptCore's optimising tiers to pay back
+// the memory their code and profiles hold, so the window runs without them
+// (figures in issue 16, build/scripts/mem-bench.sh).
+
+// EngineOption is one JavaScriptCore option of the window's web process.
+type EngineOption struct{ Name, Value string }
+
+// EngineOptions are the options the window's web process runs with.
+var EngineOptions = []EngineOption{
+	// DFG, the optimising JIT (FTL sits above it and goes with it): its
+	// code and profiles held 1.3 MiB at idle. A 10,000-token reply's
+	// markdown renders as fast without it (WebKitGTK 2.50, this machine).
+	{"JSC_useDFGJIT", "false"},
+	// The baseline JIT compiles a function after 2,000 runs instead of
+	// 500, so code that runs only while the window starts stays bytecode:
+	// 0.65 MiB less at idle; the same markdown render took as long.
+	{"JSC_thresholdForJITAfterWarmUp", "2000"},
+}
+
+// FullEngineVar set to "full" leaves JavaScriptCore as WebKit sets it up.
+const FullEngineVar = "MCPDESK_WEBVIEW_JIT"
+
+// EngineTuning is what TuneEngine set in the environment.
+type EngineTuning struct {
+	names []string
+	unset func(string) error
+}
+
+// TuneEngine puts EngineOptions into the process environment for the web
+// process WebKitGTK is about to start: on Linux only, unless
+// MCPDESK_WEBVIEW_JIT=full, and leaving any option the user set alone. The
+// programs MCP Desk starts (MCP servers, the login shell, a browser) must
+// not inherit them: see Names and Release.
+func TuneEngine(goos string) EngineTuning {
+	return tuneEngine(goos, os.LookupEnv, os.Setenv, os.Unsetenv)
+}
+
+func tuneEngine(goos string, lookup func(string) (string, bool), set func(string, string) error, unset func(string) error) EngineTuning {
+	t := EngineTuning{unset: unset}
+	if goos != "linux" {
+		return t
+	}
+	if v, _ := lookup(FullEngineVar); v == "full" {
+		return t
+	}
+	for _, o := range EngineOptions {
+		if _, ok := lookup(o.Name); ok {
+			continue // the user's own choice
+		}
+		if set(o.Name, o.Value) == nil {
+			t.names = append(t.names, o.Name)
+		}
+	}
+	return t
+}
+
+// Names are the variables TuneEngine set: a child's environment leaves
+// them out (shellenv.WithHidden).
+func (t EngineTuning) Names() []string { return slices.Clone(t.names) }
+
+// Release takes the variables out of the process environment again, once
+// the window's page has loaded and its web process runs: anything started
+// later (a browser opened for a sign-in, say) does not inherit them.
+func (t EngineTuning) Release() {
+	for _, n := range t.names {
+		_ = t.unset(n)
+	}
+}
