@@ -45,7 +45,7 @@ cat > "$work/data/mcp.config.json" <<JSON
 {"mcpServers": {"demo": {"command": "$work/testserver", "args": ["--name", "demo"]}}}
 JSON
 
-display=":$((100 + RANDOM % 100))"
+display=$(build/scripts/free-display.sh)
 Xvfb "$display" -screen 0 1280x820x24 -nolisten tcp -noreset >/dev/null 2>&1 &
 xvfb=$!
 export DISPLAY=$display XDG_DATA_HOME="$work/xdg-data" XDG_CACHE_HOME="$work/xdg-cache" XDG_SESSION_TYPE=x11

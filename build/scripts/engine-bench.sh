@@ -17,7 +17,7 @@ work=$(mktemp -d)
 xvfb=""
 trap '[ -n "$xvfb" ] && kill $xvfb 2>/dev/null; rm -rf "$work"' EXIT
 cp frontend/node_modules/marked/lib/marked.umd.js frontend/node_modules/dompurify/dist/purify.min.js "$work/"
-display=":$((90 + RANDOM % 100))"
+display=$(build/scripts/free-display.sh)
 Xvfb "$display" -screen 0 1280x820x24 -nolisten tcp >/dev/null 2>&1 &
 xvfb=$!
 sleep 0.5

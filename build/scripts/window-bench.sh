@@ -12,7 +12,7 @@ work=$(mktemp -d)
 xvfb=""
 trap '[ -n "$xvfb" ] && kill $xvfb 2>/dev/null; rm -rf "$work"' EXIT
 go build -o "$work/testserver" ./backend/mcppool/testserver
-display=":$((90 + RANDOM % 100))"
+display=$(build/scripts/free-display.sh)
 Xvfb "$display" -screen 0 1280x820x24 -nolisten tcp >/dev/null 2>&1 &
 xvfb=$!
 sleep 0.5

@@ -39,7 +39,7 @@ cat > "$work/data/mcp.config.json" <<JSON
 {"mcpServers": {"demo": {"command": "$work/testserver", "args": ["--name", "demo"]}}}
 JSON
 
-display=":$((90 + RANDOM % 100))"
+display=$(build/scripts/free-display.sh)
 Xvfb "$display" -screen 0 1280x820x24 -nolisten tcp >/dev/null 2>&1 &
 xvfb=$!
 sleep 0.5
