@@ -13,10 +13,10 @@ import (
 // The interface's scripts are short: a click, an event, one render. They
 // never run long enough for JavaScriptCore's optimising tiers to pay back
 // the memory their code and profiles hold, so the window runs without them:
-// 2.0 MiB less at idle (build/scripts/mem-bench.sh; the same binary with
+// 2.4 MiB less at idle (build/scripts/mem-bench.sh; the same binary with
 // MCPDESK_WEBVIEW_JIT=full holds it). build/scripts/engine-bench.sh prints
 // the price: the chat's markdown render of a 10,000-token reply takes as
-// long; a loop sorting 200,000 plain objects takes a fifth longer.
+// long; a loop sorting 200,000 plain objects takes a quarter longer.
 
 // EngineOption is one JavaScriptCore option of the window's web process.
 type EngineOption struct{ Name, Value string }
@@ -27,10 +27,11 @@ var EngineOptions = []EngineOption{
 	// code and profiles held 1.3 MiB at idle. A 10,000-token reply's
 	// markdown renders as fast without it (WebKitGTK 2.50, this machine).
 	{"JSC_useDFGJIT", "false"},
-	// The baseline JIT compiles a function after 2,000 runs instead of
+	// The baseline JIT compiles a function after 5,000 runs instead of
 	// 500, so code that runs only while the window starts stays bytecode:
-	// 0.65 MiB less at idle; the same markdown render took as long.
-	{"JSC_thresholdForJITAfterWarmUp", "2000"},
+	// 1 MiB less at idle. The window starts as fast; the markdown render
+	// took 2% longer cold.
+	{"JSC_thresholdForJITAfterWarmUp", "5000"},
 }
 
 // FullEngineVar set to "full" leaves JavaScriptCore as WebKit sets it up.

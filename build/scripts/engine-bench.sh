@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # engine-bench.sh prints what the window's script-engine options
-# (backend/webview/engine.go: JSC_useDFGJIT=false,
-# JSC_thresholdForJITAfterWarmUp=2000) cost in speed, in WebKitGTK's own
+# (backend/webview/engine.go: no DFG JIT, a later baseline JIT) cost in
+# speed, in WebKitGTK's own
 # MiniBrowser under Xvfb: build/bench/engine/bench.html renders the
 # 10,000-token reply of frontend/e2e/bench.mjs as the chat renders markdown
 # (marked, DOMPurify, innerHTML, layout) cold and warm, and runs two plain
@@ -48,7 +48,8 @@ PY
 }
 for _ in $(seq 1 "$runs"); do
   once "WebKit's defaults" A=1
-  once "MCP Desk's options" JSC_useDFGJIT=false JSC_thresholdForJITAfterWarmUp=2000
+  # shellcheck disable=SC2046 # one word per option
+  once "MCP Desk's options" $(go run ./build/bench/engine/options)
 done
 python3 - "$work/results" <<'PY'
 import json, statistics, sys

@@ -106,7 +106,9 @@ if [ -n "$cjk" ]; then echo "window-check: the English window loaded Chinese fac
 echo "window-check: the English window loaded no Chinese face"
 # The window's script-engine options (backend/webview/engine.go) reach its
 # web process and no MCP server: /proc/PID/environ is what each started with.
-engine_env() { tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | grep -E '^JSC_(useDFGJIT|thresholdForJITAfterWarmUp)=' | sort | tr '\n' ' ' || true; }
+want_env=$(go run ./build/bench/engine/options | sort | tr '\n' ' ')
+want_names=$(go run ./build/bench/engine/options | cut -d= -f1 | paste -sd'|')
+engine_env() { tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | grep -E "^($want_names)=" | sort | tr '\n' ' ' || true; }
 web_env=""; server_env=""
 for p in $(pgrep -P "$pid" || true); do
   case "$(cat /proc/"$p"/comm 2>/dev/null)" in
@@ -114,10 +116,10 @@ for p in $(pgrep -P "$pid" || true); do
     testserver) server_env+=$(engine_env "$p") ;;
   esac
 done
-[ "$web_env" = "JSC_thresholdForJITAfterWarmUp=2000 JSC_useDFGJIT=false " ] || { echo "window-check: the web process started with engine options '$web_env'"; exit 1; }
+[ -n "$want_env" ] && [ "$web_env" = "$want_env" ] || { echo "window-check: the web process started with engine options '$web_env', want '$want_env'"; exit 1; }
 pgrep -f "$work/testserver" >/dev/null || { echo "window-check: no MCP server to check"; exit 1; }
 [ -z "$server_env" ] || { echo "window-check: the MCP server inherited the engine options: $server_env"; exit 1; }
-echo "window-check: the web process runs without the DFG JIT; the MCP server did not inherit it"
+echo "window-check: the web process runs with the engine options ($want_env); the MCP server did not inherit them"
 stop_app "$pid" || { echo "window-check: the app did not quit within 10 s of SIGTERM"; exit 1; }
 pid=""
 if pgrep -f "$work/testserver" >/dev/null; then
