@@ -46,10 +46,11 @@ PY
   [ -s "$work/got" ] || { echo "engine-bench: $label: the page reported nothing"; exit 1; }
   echo "$label $(cat "$work/got")" >>"$work/results"
 }
+mapfile -t opts < <(go run ./build/bench/engine/options)
+[ ${#opts[@]} -gt 0 ] || { echo "engine-bench: no engine options"; exit 1; }
 for _ in $(seq 1 "$runs"); do
-  once "WebKit's defaults" A=1
-  # shellcheck disable=SC2046 # one word per option
-  once "MCP Desk's options" $(go run ./build/bench/engine/options)
+  once "WebKit's defaults"
+  once "MCP Desk's options" "${opts[@]}"
 done
 python3 - "$work/results" <<'PY'
 import json, statistics, sys

@@ -106,8 +106,9 @@ if [ -n "$cjk" ]; then echo "window-check: the English window loaded Chinese fac
 echo "window-check: the English window loaded no Chinese face"
 # The window's script-engine options (backend/webview/engine.go) reach its
 # web process and no MCP server: /proc/PID/environ is what each started with.
-want_env=$(go run ./build/bench/engine/options | sort | tr '\n' ' ')
-want_names=$(go run ./build/bench/engine/options | cut -d= -f1 | paste -sd'|')
+opts=$(go run ./build/bench/engine/options)
+want_env=$(sort <<<"$opts" | tr '\n' ' ')
+want_names=$(cut -d= -f1 <<<"$opts" | paste -sd'|')
 engine_env() { tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | grep -E "^($want_names)=" | sort | tr '\n' ' ' || true; }
 web_env=""; server_env=""
 for p in $(pgrep -P "$pid" || true); do
