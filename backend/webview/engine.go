@@ -13,8 +13,9 @@ import (
 // The interface's scripts are short: a click, an event, one render. They
 // never run long enough for JavaScriptCore's optimising tiers to pay back
 // the memory their code and profiles hold, so the window runs without them:
-// 2.4 MiB less at idle (build/scripts/mem-bench.sh; the same binary with
-// MCPDESK_WEBVIEW_JIT=full holds it). build/scripts/engine-bench.sh prints
+// the web process holds 2.4 MiB less at idle than the same binary with
+// MCPDESK_WEBVIEW_JIT=full (alternating runs, as in
+// build/scripts/mem-bench.sh). build/scripts/engine-bench.sh prints
 // the price: the chat's markdown render of a 10,000-token reply takes as
 // long; a loop sorting 200,000 plain objects takes a quarter longer.
 
