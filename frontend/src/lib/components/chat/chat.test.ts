@@ -658,4 +658,18 @@ describe('Chat store', () => {
     r.stores.chat.flush();
     expect(r.stores.chat.messages.map((m) => m.content)).toEqual(['Hello!']);
   });
+
+  it('a snapshot of the reply being written that arrives after the whole reply and chat:done does not revive it', async () => {
+    const r = await openChat({ chat: { conversations: [{ conversation: { id: 5, title: 'x' } }] } });
+    await r.stores.chat.open(5);
+    const reply = (status: 'streaming' | 'complete', content: string) =>
+      chatMessage({ id: 9, seq: 2, conversationId: 5, role: 'assistant', status, content });
+    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: reply('complete', 'Noted.') });
+    r.fake.emit('chat:done', { conversationId: 5, turnId: 't', reason: 'stop', steps: 1 });
+    // Sent first, delivered last.
+    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: reply('streaming', '') });
+    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: reply('streaming', 'Not') });
+    r.stores.chat.flush();
+    expect(r.stores.chat.messages.map((m) => [m.content, m.status])).toEqual([['Noted.', 'complete']]);
+  });
 });
