@@ -3,8 +3,9 @@ package attach
 import (
 	"context"
 	"net/http"
-	"regexp"
 	"strings"
+
+	"mcpdesk/backend/store"
 )
 
 // Path is where the window reads attached images from: Path + hash. The
@@ -17,8 +18,6 @@ const Path = "/mcpdesk-attachment/"
 type Source interface {
 	AttachmentData(ctx context.Context, hash string) (mimeType string, data []byte, err error)
 }
-
-var hashPath = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // imageTypes are what Middleware serves: images only, which the window
 // shows in <img> and nothing runs.
@@ -35,7 +34,7 @@ func Middleware(src Source) func(http.Handler) http.Handler {
 				next.ServeHTTP(w, r)
 				return
 			}
-			if r.Method != http.MethodGet || !hashPath.MatchString(hash) {
+			if r.Method != http.MethodGet || !store.IsDigest(hash) {
 				http.NotFound(w, r)
 				return
 			}

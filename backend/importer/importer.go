@@ -245,7 +245,7 @@ func (s *Importer) detected(found []mcpconfig.FoundConfig) []Detected {
 	existing := s.servers.Config().Servers
 	out := make([]Detected, 0, len(found))
 	for _, f := range found {
-		// Other clients' ids are made valid (idPattern): safe to show.
+		// Other clients' ids are made valid (mcpconfig idShape): safe to show.
 		d := Detected{Client: f.Client, Path: f.Path, Servers: []string{}, Configured: []string{}, Broken: nonNil(f.Broken)}
 		if f.Err != nil {
 			d.Error = f.Err.Error()

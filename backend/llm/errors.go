@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -131,11 +132,18 @@ func IsRetryable(err error) bool {
 
 const redacted = "[redacted]"
 
+// The expressions of this file are compiled when first needed: they read
+// provider failures, and an app that meets none keeps their 47 KB.
 var (
-	reBearer   = regexp.MustCompile(`(?i)\b(bearer\s+)([A-Za-z0-9._~+/=\-]{6,})`)
-	reKeyLike  = regexp.MustCompile(`\b(?:sk|pk|rk|gsk|xai)-[A-Za-z0-9_\-*.]{16,}|\bAIza[0-9A-Za-z_\-]{20,}`)
-	reKeyParam = regexp.MustCompile(`(?i)\b((?:api[-_ ]?key|x-api-key|access[-_]token|auth[-_]token|key)["']?\s*[:=]\s*["']?)([^\s"'&,;]{6,})`)
+	reBearer   = lazyRegexp(`(?i)\b(bearer\s+)([A-Za-z0-9._~+/=\-]{6,})`)
+	reKeyLike  = lazyRegexp(`\b(?:sk|pk|rk|gsk|xai)-[A-Za-z0-9_\-*.]{16,}|\bAIza[0-9A-Za-z_\-]{20,}`)
+	reKeyParam = lazyRegexp(`(?i)\b((?:api[-_ ]?key|x-api-key|access[-_]token|auth[-_]token|key)["']?\s*[:=]\s*["']?)([^\s"'&,;]{6,})`)
 )
+
+// lazyRegexp compiles pattern on first use.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
 
 // Redact removes secrets from s: every occurrence of each given secret (of
 // at least 4 characters), "Bearer …" credentials, key-looking tokens
@@ -150,9 +158,9 @@ func Redact(s string, secrets ...string) string {
 			s = strings.ReplaceAll(s, sec, redacted)
 		}
 	}
-	s = replaceSecretGroup(reBearer, s)
-	s = reKeyLike.ReplaceAllString(s, redacted)
-	s = replaceSecretGroup(reKeyParam, s)
+	s = replaceSecretGroup(reBearer(), s)
+	s = reKeyLike().ReplaceAllString(s, redacted)
+	s = replaceSecretGroup(reKeyParam(), s)
 	return s
 }
 
@@ -167,7 +175,7 @@ func replaceSecretGroup(re *regexp.Regexp, s string) string {
 		// A value named api_key/access_token is a secret whatever it looks
 		// like; after "Bearer" or a bare "key" it may be an ordinary word.
 		name := strings.ToLower(strings.TrimSpace(sub[1]))
-		explicit := re == reKeyParam && !strings.HasPrefix(name, "key")
+		explicit := re == reKeyParam() && !strings.HasPrefix(name, "key")
 		if !explicit && !looksSecret(sub[2]) {
 			return m
 		}
@@ -236,8 +244,8 @@ type classifier struct {
 }
 
 var (
-	reContext = regexp.MustCompile(`(?i)(maximum context length|context[ _-]length|context window|too many tokens|prompt is too long|input is too long|too long for the context|exceeds? the (?:maximum )?(?:context|token)|reduce the length of the messages|input length exceeds|prompt too long|num_ctx)`)
-	reModel   = regexp.MustCompile(`(?i)(model.{0,120}(does not exist|not exist|not found|is not (a )?valid|not supported|unknown|invalid)|(unknown|invalid|no such|unsupported) model|not a valid model|model_not_found|model not found)`)
+	reContext = lazyRegexp(`(?i)(maximum context length|context[ _-]length|context window|too many tokens|prompt is too long|input is too long|too long for the context|exceeds? the (?:maximum )?(?:context|token)|reduce the length of the messages|input length exceeds|prompt too long|num_ctx)`)
+	reModel   = lazyRegexp(`(?i)(model.{0,120}(does not exist|not exist|not found|is not (a )?valid|not supported|unknown|invalid)|(unknown|invalid|no such|unsupported) model|not a valid model|model_not_found|model not found)`)
 )
 
 func (c classifier) build(ctx context.Context, model string, f failure) *Error {
@@ -331,9 +339,9 @@ func (c classifier) classifyProvider(e *Error, model string, f failure) {
 	}
 
 	ctxLen := code == "context_length_exceeded" || code == "string_above_max_length" ||
-		((status == 0 || status == 400 || status == 413 || status == 422 || status == 500) && reContext.MatchString(msg))
+		((status == 0 || status == 400 || status == 413 || status == 422 || status == 500) && reContext().MatchString(msg))
 	modelMissing := code == "model_not_found" || status == 404 ||
-		((status == 0 || status == 400 || status == 422) && reModel.MatchString(msg))
+		((status == 0 || status == 400 || status == 422) && reModel().MatchString(msg))
 
 	switch {
 	case status == 401 || code == "invalid_api_key" || typ == "authentication_error":
@@ -365,7 +373,7 @@ func (c classifier) classifyProvider(e *Error, model string, f failure) {
 		switch {
 		case c.ollama:
 			e.Message = fmt.Sprintf("Ollama does not have the model %s%s. Pull it with \"ollama pull %s\" or pick another model.", quoteModel(model), st, model)
-		case reModel.MatchString(msg) || code == "model_not_found":
+		case reModel().MatchString(msg) || code == "model_not_found":
 			e.Message = fmt.Sprintf("%s does not know the model %s%s. Pick another model or refresh the model list.", c.provider, quoteModel(model), st)
 		default:
 			e.Message = fmt.Sprintf("%s answered Not Found%s for model %s: the model does not exist there or the base URL is wrong.", c.provider, st, quoteModel(model))

@@ -228,18 +228,18 @@ func isSSEPath(raw string) bool {
 	return err == nil && strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), "/sse")
 }
 
-// validIDs rewrites the ids that do not match idPattern, in order,
+// validIDs rewrites the ids that do not have idShape, in order,
 // keeping them unique: a valid id is kept, another gets -2, -3, … where
 // two would be the same.
 func validIDs(ids []*string) {
 	taken := map[string]bool{}
 	for _, id := range ids {
-		if idPattern.MatchString(*id) {
+		if isValidID(*id) {
 			taken[*id] = true
 		}
 	}
 	for _, p := range ids {
-		if idPattern.MatchString(*p) {
+		if isValidID(*p) {
 			continue
 		}
 		base := validID(*p)
@@ -253,7 +253,7 @@ func validIDs(ids []*string) {
 	}
 }
 
-// validID turns any name into one matching idPattern: other characters
+// validID turns any name into one of idShape: other characters
 // become '-', runs of them one '-', and the result is trimmed to 64.
 func validID(name string) string {
 	var b strings.Builder

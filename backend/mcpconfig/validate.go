@@ -13,9 +13,19 @@ import (
 	"mcpdesk/backend/usererr"
 )
 
-// idPattern is what a server id must look like: it names the server in
-// tool names (server__tool), logs and the UI.
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// idShape is what a server id must look like: it names the server in
+// tool names (server__tool), logs and the UI. isValidID checks it by the
+// characters: as a regular expression, {0,63} compiles to 63 copies of
+// the class.
+const idShape = `^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`
+
+// idChars are the characters of a server id.
+const idChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
+
+// isValidID reports whether id has idShape.
+func isValidID(id string) bool {
+	return id != "" && len(id) <= 64 && strings.Trim(id, idChars) == "" && !strings.ContainsRune("._-", rune(id[0]))
+}
 
 // protocolPattern is the shape of an MCP protocol revision.
 var protocolPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
@@ -83,8 +93,8 @@ func validate(p *problems, cfg *Config, locs *locations, checkIDs bool) {
 // not checked again.
 func validateServer(p *problems, s Server, at func(field string) int, bad func(field string) bool, checkID bool) {
 	id := s.ID
-	if checkID && !idPattern.MatchString(id) {
-		p.add(at(""), id, "", "invalid server id: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (%s)", idPattern).with(usererr.ConfigBadID, nil)
+	if checkID && !isValidID(id) {
+		p.add(at(""), id, "", "invalid server id: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (%s)", idShape).with(usererr.ConfigBadID, nil)
 	}
 	validType := true
 	switch s.Type {

@@ -155,7 +155,7 @@ func (s *Store) AddAuditEntry(ctx context.Context, e AuditEntry) (AuditEntry, er
 		return AuditEntry{}, errors.New("record tool call: a source is required")
 	case e.Tool == "":
 		return AuditEntry{}, errors.New("record tool call: a tool is required")
-	case e.DefinitionHash != "" && !hashPattern.MatchString(e.DefinitionHash):
+	case e.DefinitionHash != "" && !IsDigest(e.DefinitionHash):
 		return AuditEntry{}, fmt.Errorf("record tool call: definition hash %q is not a SHA-256 in hex", e.DefinitionHash)
 	}
 	switch e.Status {

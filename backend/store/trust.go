@@ -8,9 +8,10 @@ package store
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"regexp"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -40,8 +41,13 @@ func pinDefinitions(tx *gorm.DB) error {
 // without a diff.
 const MaxToolDefinition = 256 << 10
 
-// hashPattern is a SHA-256 in lower-case hex.
-var hashPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+// IsDigest reports whether s is a SHA-256 in lower-case hex: how stored
+// attachments and tool definitions are named. (As a regular expression,
+// [0-9a-f]{64} compiles to 64 copies of the class.)
+func IsDigest(s string) bool {
+	_, err := hex.DecodeString(s)
+	return len(s) == 64 && err == nil && strings.ToLower(s) == s
+}
 
 type toolDefinitionRow struct {
 	Hash       string `gorm:"primaryKey"`
@@ -55,7 +61,7 @@ func (toolDefinitionRow) TableName() string { return "tool_definitions" }
 // hash; keeping one already kept does nothing. A definition larger than
 // MaxToolDefinition is not kept, and reports false.
 func (s *Store) PutToolDefinition(ctx context.Context, hash string, definition []byte) (bool, error) {
-	if !hashPattern.MatchString(hash) {
+	if !IsDigest(hash) {
 		return false, fmt.Errorf("keep tool definition: %q is not a SHA-256 in hex", hash)
 	}
 	if len(definition) > MaxToolDefinition {

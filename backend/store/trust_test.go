@@ -78,3 +78,15 @@ func TestToolDefinitions(t *testing.T) {
 		t.Errorf("a huge definition: kept %v, %v", kept, err)
 	}
 }
+
+func TestIsDigest(t *testing.T) {
+	sum := strings.Repeat("0123456789abcdef", 4)
+	for s, want := range map[string]bool{
+		sum: true, strings.ToUpper(sum): false, sum[:63]: false, sum + "0": false,
+		sum[:63] + "g": false, "": false, sum[:62] + "é": false,
+	} {
+		if IsDigest(s) != want {
+			t.Errorf("IsDigest(%q) = %v, want %v", s, !want, want)
+		}
+	}
+}

@@ -263,7 +263,7 @@ func (in *inspector) text(field, path, s string, prose bool) {
 		if !containsAny(plain, r.words) {
 			continue // cheaper than the expression, which needs one of them
 		}
-		if m := r.re.FindString(plain); m != "" {
+		if m := r.re().FindString(plain); m != "" {
 			in.add(with(Warning{Kind: r.kind, Params: map[string]string{"phrase": clipRunes(strings.TrimSpace(m), maxPhrase)}}))
 		}
 	}
@@ -431,11 +431,18 @@ func normalise(s string) string {
 }
 
 // phraseRule flags text matching re. words are literal strings one of
-// which every match contains: a text with none of them is not searched.
+// which every match contains: a text with none of them is not searched,
+// and an expression no text needed is never compiled (the thirteen take
+// 113 KB).
 type phraseRule struct {
 	kind  string
 	words []string
-	re    *regexp.Regexp
+	re    func() *regexp.Regexp
+}
+
+// lazyRegexp compiles pattern on first use.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }
 
 func containsAny(s string, words []string) bool {
@@ -453,21 +460,21 @@ func containsAny(s string, words []string) bool {
 // "an API key for the service").
 var phraseRules = []phraseRule{
 	// Text addressed to the model.
-	{WarnInstructions, []string{"ignore", "disregard", "forget", "override"}, regexp.MustCompile(`\b(ignore|disregard|forget|override)\b[^.!?]{0,40}?\b(previous|prior|above|earlier|preceding|all|any|other|system|your|the)\b[^.!?]{0,20}?\b(instructions?|prompts?|rules|directions|guidelines|directives)\b`)},
-	{WarnInstructions, []string{"the user", "users", "the human", "anyone"}, regexp.MustCompile(`\b(do not|don't|dont|never|must not|should not|without)\s+(tell|telling|inform|informing|notify|notifying|alert|alerting|show|showing|mention|mentioning|reveal|revealing|disclose|disclosing|let)\b[^.!?]{0,40}?\b(the user|users|the human|anyone)\b`)},
-	{WarnInstructions, []string{"mention", "reveal", "disclose"}, regexp.MustCompile(`\b(do not|don't|dont|never)\s+(mention|reveal|disclose)\s+(that|this|it)\b`)},
-	{WarnInstructions, []string{"the user"}, regexp.MustCompile(`\b(upset|alarm|worry|scare|frighten|confuse) the user\b`)},
-	{WarnInstructions, []string{"<", "[inst", "[/inst"}, regexp.MustCompile(`<\s*/?\s*(important|system|instructions?|secret|hidden|admin)\s*>|<\|im_start\|>|\[/?inst\]|<<\s*sys\s*>>`)},
-	{WarnInstructions, []string{"system prompt", "new instructions", "you are now"}, regexp.MustCompile(`\bsystem prompt\b|\bnew instructions\b|\byou are now\b`)},
+	{WarnInstructions, []string{"ignore", "disregard", "forget", "override"}, lazyRegexp(`\b(ignore|disregard|forget|override)\b[^.!?]{0,40}?\b(previous|prior|above|earlier|preceding|all|any|other|system|your|the)\b[^.!?]{0,20}?\b(instructions?|prompts?|rules|directions|guidelines|directives)\b`)},
+	{WarnInstructions, []string{"the user", "users", "the human", "anyone"}, lazyRegexp(`\b(do not|don't|dont|never|must not|should not|without)\s+(tell|telling|inform|informing|notify|notifying|alert|alerting|show|showing|mention|mentioning|reveal|revealing|disclose|disclosing|let)\b[^.!?]{0,40}?\b(the user|users|the human|anyone)\b`)},
+	{WarnInstructions, []string{"mention", "reveal", "disclose"}, lazyRegexp(`\b(do not|don't|dont|never)\s+(mention|reveal|disclose)\s+(that|this|it)\b`)},
+	{WarnInstructions, []string{"the user"}, lazyRegexp(`\b(upset|alarm|worry|scare|frighten|confuse) the user\b`)},
+	{WarnInstructions, []string{"<", "[inst", "[/inst"}, lazyRegexp(`<\s*/?\s*(important|system|instructions?|secret|hidden|admin)\s*>|<\|im_start\|>|\[/?inst\]|<<\s*sys\s*>>`)},
+	{WarnInstructions, []string{"system prompt", "new instructions", "you are now"}, lazyRegexp(`\bsystem prompt\b|\bnew instructions\b|\byou are now\b`)},
 	// Keys, credentials and other clients' configuration.
-	{WarnSensitive, []string{".ssh", "id_", "authorized_keys"}, regexp.MustCompile(`~/\.ssh\b|\.ssh/|\bid_(rsa|dsa|ecdsa|ed25519)\b|\bauthorized_keys\b`)},
-	{WarnSensitive, []string{".aws/", "aws_secret"}, regexp.MustCompile(`\.aws/(credentials|config)\b|\baws_secret_access_key\b`)},
-	{WarnSensitive, []string{".env", ".npmrc", ".netrc", ".pgpass", ".git-credentials", ".docker/", ".kube/", ".gnupg", "/etc/"}, regexp.MustCompile(`(^|[\s'"` + "`" + `(/])\.env(\.[a-z0-9_-]+)?\b|\.npmrc\b|\.netrc\b|\.pgpass\b|\.git-credentials\b|\.docker/config\.json|\.kube/config\b|\.gnupg\b|/etc/(passwd|shadow)\b`)},
-	{WarnSensitive, []string{"mcp.json", "claude_desktop_config", "mcp.config.json", ".cursor"}, regexp.MustCompile(`\bmcp\.json\b|\bclaude_desktop_config\.json\b|\bmcp\.config\.json\b|~/\.cursor\b|\.cursor/`)},
+	{WarnSensitive, []string{".ssh", "id_", "authorized_keys"}, lazyRegexp(`~/\.ssh\b|\.ssh/|\bid_(rsa|dsa|ecdsa|ed25519)\b|\bauthorized_keys\b`)},
+	{WarnSensitive, []string{".aws/", "aws_secret"}, lazyRegexp(`\.aws/(credentials|config)\b|\baws_secret_access_key\b`)},
+	{WarnSensitive, []string{".env", ".npmrc", ".netrc", ".pgpass", ".git-credentials", ".docker/", ".kube/", ".gnupg", "/etc/"}, lazyRegexp(`(^|[\s'"` + "`" + `(/])\.env(\.[a-z0-9_-]+)?\b|\.npmrc\b|\.netrc\b|\.pgpass\b|\.git-credentials\b|\.docker/config\.json|\.kube/config\b|\.gnupg\b|/etc/(passwd|shadow)\b`)},
+	{WarnSensitive, []string{"mcp.json", "claude_desktop_config", "mcp.config.json", ".cursor"}, lazyRegexp(`\bmcp\.json\b|\bclaude_desktop_config\.json\b|\bmcp\.config\.json\b|~/\.cursor\b|\.cursor/`)},
 	// Sending data out, or smuggling it through a parameter.
-	{WarnExfiltration, []string{"side"}, regexp.MustCompile(`\bside[ _-]?(channel|note)s?\b`)},
-	{WarnExfiltration, []string{"note", "metadata", "feedback", "debug", "context", "extra", "memo", "comment"}, regexp.MustCompile(`\b(pass|include|put|send|add|insert|append|embed|place|provide|supply|copy)\s+((its|the|their|your|all|any|full|entire|whole|complete|this|that|these|those|user's|conversation|chat|file)\s+){0,3}(content|contents|file|files|data|conversation|history|keys?|tokens?|credentials?|secrets?|passwords?|it|them|output|text)\b[^.!?]{0,40}?\b(as|in|into|inside|via|through)\s+(the\s+)?['"` + "`" + `]?(notes?|metadata|feedback|debug|context|extra|memo|comments?)['"` + "`" + `]?(\s+(parameter|param|argument|arg|field|property))?`)},
-	{WarnExfiltration, []string{" to "}, regexp.MustCompile(`\b(send|post|upload|forward|transmit|exfiltrate|leak|email)\b[^.!?]{0,60}?\bto\s+(https?://|[\w.+-]+@[\w-]+\.|the (following|attacker|remote|external) )`)},
+	{WarnExfiltration, []string{"side"}, lazyRegexp(`\bside[ _-]?(channel|note)s?\b`)},
+	{WarnExfiltration, []string{"note", "metadata", "feedback", "debug", "context", "extra", "memo", "comment"}, lazyRegexp(`\b(pass|include|put|send|add|insert|append|embed|place|provide|supply|copy)\s+((its|the|their|your|all|any|full|entire|whole|complete|this|that|these|those|user's|conversation|chat|file)\s+){0,3}(content|contents|file|files|data|conversation|history|keys?|tokens?|credentials?|secrets?|passwords?|it|them|output|text)\b[^.!?]{0,40}?\b(as|in|into|inside|via|through)\s+(the\s+)?['"` + "`" + `]?(notes?|metadata|feedback|debug|context|extra|memo|comments?)['"` + "`" + `]?(\s+(parameter|param|argument|arg|field|property))?`)},
+	{WarnExfiltration, []string{" to "}, lazyRegexp(`\b(send|post|upload|forward|transmit|exfiltrate|leak|email)\b[^.!?]{0,60}?\bto\s+(https?://|[\w.+-]+@[\w-]+\.|the (following|attacker|remote|external) )`)},
 }
 
 // joinPath extends a dotted schema path; keys that are not plain names are

@@ -177,3 +177,20 @@ func TestCache(t *testing.T) {
 		t.Errorf("cache holds %d entries, max 2", len(c.m))
 	}
 }
+
+// The phrase rules compile when a text first needs them: each must
+// compile, once, and their words must be lower-case like the text they
+// are looked for in.
+func TestPhraseRulesCompile(t *testing.T) {
+	for i, r := range phraseRules {
+		re := r.re()
+		if re != r.re() {
+			t.Errorf("rule %d compiled twice", i)
+		}
+		for _, w := range r.words {
+			if w != strings.ToLower(w) {
+				t.Errorf("rule %d: word %q is not lower-case, and the text searched is", i, w)
+			}
+		}
+	}
+}
