@@ -10,8 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	goruntime "runtime"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -28,6 +26,7 @@ import (
 	"mcpdesk/backend/instance"
 	"mcpdesk/backend/mcppool"
 	"mcpdesk/backend/notify"
+	"mcpdesk/backend/procmem"
 	"mcpdesk/backend/secrets"
 	"mcpdesk/backend/settings"
 	"mcpdesk/backend/shellenv"
@@ -396,18 +395,16 @@ func shellLookup(env *shellenv.Provider) func(string) (string, bool) {
 const settleAfter = 10 * time.Second
 
 // settle returns the memory start-up used and no longer needs to the OS
-// once, settleAfter the window is ready. Go keeps freed heap pages for
-// reuse and hands them back only slowly; a window that then idles would
-// hold them for minutes.
+// once, settleAfter the window is ready: the Go heap's free pages, which
+// Go hands back only slowly, and the C heap's (GTK, WebKit's client side,
+// SQLite), which glibc keeps for good when they lie below memory in use.
+// A window that then idles would hold them.
 func settle(ctx context.Context, logger *slog.Logger) {
 	select {
 	case <-ctx.Done():
 		return
 	case <-time.After(settleAfter):
 	}
-	var before, after goruntime.MemStats
-	goruntime.ReadMemStats(&before)
-	debug.FreeOSMemory()
-	goruntime.ReadMemStats(&after)
-	logger.Debug("start-up memory returned", "heap_released_mib", float64(after.HeapReleased-before.HeapReleased)/(1<<20))
+	f := procmem.Release()
+	logger.Debug("start-up memory returned", "go_heap_mib", float64(f.GoBytes)/(1<<20), "c_heap", f.CReturned)
 }
