@@ -68,6 +68,11 @@ type watch struct {
 
 	mu   sync.Mutex
 	last fingerprint // the contents last seen
+	// own are the contents WriteFile wrote since the file was last seen as
+	// last: a reload that reads one of them, an earlier of several quick
+	// writes read before the last one landed, is this process's own
+	// passing state and not reported.
+	own map[fingerprint]bool
 }
 
 // run watches until ctx ends.
@@ -199,10 +204,13 @@ func (w *watch) reload(ctx context.Context) {
 	data, exists, err := readFile(w.key)
 	fp := fingerprintFor(data, exists, err)
 	w.mu.Lock()
-	same := fp == w.last
-	w.last = fp
+	same, passing := fp == w.last, w.own[fp]
+	if same || !passing {
+		// Caught up with the writes, or changed by someone else.
+		w.last, w.own = fp, nil
+	}
 	w.mu.Unlock()
-	if same {
+	if same || passing {
 		return
 	}
 	var cfg *Config
@@ -320,7 +328,13 @@ func (t *tracker) wrote(key string, fp fingerprint) (undo func()) {
 	for w := range t.watches[key] {
 		w.mu.Lock()
 		prev[w] = w.last
+		if w.own == nil {
+			// The contents before this process's writes: read while the
+			// first write is still on its way, they are not news either.
+			w.own = map[fingerprint]bool{w.last: true}
+		}
 		w.last = fp
+		w.own[fp] = true
 		w.mu.Unlock()
 	}
 	return func() {
@@ -331,9 +345,10 @@ func (t *tracker) wrote(key string, fp fingerprint) (undo func()) {
 		} else {
 			delete(t.seen, key)
 		}
-		for w, fp := range prev {
+		for w, before := range prev {
 			w.mu.Lock()
-			w.last = fp
+			w.last = before
+			delete(w.own, fp)
 			w.mu.Unlock()
 		}
 	}

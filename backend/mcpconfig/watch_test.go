@@ -234,3 +234,61 @@ func TestWatchStopsWithContext(t *testing.T) {
 	default:
 	}
 }
+
+// A reload that runs while this process's writes are on their way reads
+// the file before the last of them landed: the contents before the first
+// write, or an earlier write's. Neither is an edit from elsewhere (a CI
+// run under load reported the earlier write's contents as one). Driven
+// step by step, without fsnotify.
+func TestReloadDuringOwnWritesReportsNothing(t *testing.T) {
+	path := loadedFile(t, serverFile("one"))
+	var got []string
+	w := &watch{path: path, key: fileKey(path), onChange: func(cfg *Config, err error) {
+		if err != nil {
+			got = append(got, "error")
+			return
+		}
+		got = append(got, cfg.Servers[0].Command)
+	}}
+	data, exists, err := readFile(w.key)
+	w.setLast(fingerprintFor(data, exists, err))
+	tracked.add(w)
+	defer tracked.remove(w)
+	ctx := context.Background()
+	own := func(command string) []byte {
+		b, err := encode(&Config{Servers: []Server{{ID: "s", Command: command}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+
+	// A write recorded, its bytes not yet on disk: the file still holds
+	// what it held before.
+	tracked.wrote(w.key, fingerprintOf(own("ours1"), true))
+	w.reload(ctx)
+	// It lands; a second write is recorded and has not landed yet.
+	if err := os.WriteFile(path, own("ours1"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tracked.wrote(w.key, fingerprintOf(own("ours2"), true))
+	w.reload(ctx)
+	// It lands: caught up.
+	if err := os.WriteFile(path, own("ours2"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.reload(ctx)
+	if len(got) != 0 {
+		t.Fatalf("this process's own writes were reported: %v", got)
+	}
+
+	// Once caught up, the contents of an earlier write are news again:
+	// someone put them back.
+	replaceFile(t, path, string(own("ours1")))
+	w.reload(ctx)
+	replaceFile(t, path, serverFile("theirs"))
+	w.reload(ctx)
+	if strings.Join(got, ",") != "ours1,theirs" {
+		t.Fatalf("edits from elsewhere after the writes: reported %v, want ours1, theirs", got)
+	}
+}
