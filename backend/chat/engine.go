@@ -123,8 +123,11 @@ type Engine struct {
 	ctx    context.Context // lifetime of turns
 	cancel context.CancelFunc
 
-	seq     atomic.Uint64 // approval and sampling ids
-	schemas schemaCache
+	seq atomic.Uint64 // approval and sampling ids
+	// eventSeq numbers the chat:message and chat:tool-call events, in the
+	// order their states were taken.
+	eventSeq atomic.Uint64
+	schemas  schemaCache
 	// inspections remembers what trust.Inspect found in the tools offered
 	// (SPEC G1), so that each step does not read them again.
 	inspections *trust.Cache
@@ -377,7 +380,7 @@ func (e *Engine) Wait(ctx context.Context, conversationID int64) error {
 // ---- emitting ----------------------------------------------------------------
 
 func (e *Engine) emitMessage(t *turn, m store.Message) {
-	e.emit.Emit(events.ChatMessage, events.ChatMessagePayload{ConversationID: t.conv, TurnID: t.id, Message: m})
+	e.emit.Emit(events.ChatMessage, events.ChatMessagePayload{ConversationID: t.conv, TurnID: t.id, Message: m, Seq: e.eventSeq.Add(1)})
 }
 
 func (e *Engine) emitStep(t *turn, step, maxSteps int, phase events.StepPhase, model, message string, wait time.Duration) {
@@ -395,7 +398,7 @@ func (e *Engine) emitError(t *turn, msgID int64, kind, message string, partial b
 
 func (e *Engine) emitToolCall(t *turn, msgID int64, c store.ToolCall, progress *events.ProgressPayload) {
 	e.emit.Emit(events.ChatToolCall, events.ChatToolCallPayload{
-		ConversationID: t.conv, TurnID: t.id, MessageID: msgID, Call: c, Progress: progress,
+		ConversationID: t.conv, TurnID: t.id, MessageID: msgID, Call: c, Progress: progress, Seq: e.eventSeq.Add(1),
 	})
 }
 

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -640,6 +641,48 @@ func TestRetryToolCall(t *testing.T) {
 	if _, err := en.e.RetryToolCall(en.ctx, conv.ID, msgs[1].ID, "nap"); err == nil {
 		t.Error("a successful call was retried")
 	}
+	// Applied in the order of their seq, whatever order they arrive in,
+	// the events end where the store does: the retried call done.
+	if got := replayCalls(t, en.rec.all())["nap"]; got != store.ToolCallDone {
+		t.Errorf("the events, in seq order, leave the call %q", got)
+	}
+}
+
+// replayCalls applies the chat:message and chat:tool-call events in the
+// order of their Seq, as the window does, and returns each call's last
+// status. Seqs must be unique.
+func replayCalls(t *testing.T, evs []rec) map[string]store.ToolCallStatus {
+	t.Helper()
+	type state struct {
+		seq   uint64
+		calls []store.ToolCall
+	}
+	var states []state
+	seen := map[uint64]bool{}
+	for _, ev := range evs {
+		var st state
+		switch p := ev.payload.(type) {
+		case events.ChatMessagePayload:
+			st = state{p.Seq, p.Message.ToolCalls}
+		case events.ChatToolCallPayload:
+			st = state{p.Seq, []store.ToolCall{p.Call}}
+		default:
+			continue
+		}
+		if st.seq == 0 || seen[st.seq] {
+			t.Fatalf("%s has seq %d, unset or taken", ev.name, st.seq)
+		}
+		seen[st.seq] = true
+		states = append(states, st)
+	}
+	slices.SortFunc(states, func(a, b state) int { return cmp.Compare(a.seq, b.seq) })
+	last := map[string]store.ToolCallStatus{}
+	for _, st := range states {
+		for _, c := range st.calls {
+			last[c.ID] = c.Status
+		}
+	}
+	return last
 }
 
 // A tool that asks the user (elicitation) during a chat call works through

@@ -62,6 +62,12 @@ type ChatMessagePayload struct {
 	ConversationID int64         `json:"conversationId"`
 	TurnID         string        `json:"turnId"`
 	Message        store.Message `json:"message"`
+	// Seq orders the message and tool-call events of the process: a larger
+	// one was sent later, and holds the newer state. The window drops what
+	// is older than what it shows, because events can arrive out of order
+	// (in a browser, Wails' development server writes each one from its
+	// own goroutine).
+	Seq uint64 `json:"seq"`
 }
 
 // ChatDeltaPayload is streamed text of one assistant message.
@@ -92,6 +98,9 @@ type ChatToolCallPayload struct {
 	Call           store.ToolCall `json:"call"`
 	// Progress of a running call, from the server's progress notifications.
 	Progress *ProgressPayload `json:"progress,omitempty"`
+	// Seq orders it among the message and tool-call events (see
+	// ChatMessagePayload.Seq).
+	Seq uint64 `json:"seq"`
 }
 
 // ToolAnnotations are the hints a server gives about a tool.

@@ -122,6 +122,11 @@ export class ChatStore {
   #compose = $state<{ text: string; n: number } | null>(null);
 
   #buffer = new Map<number, { text: string; reasoning: string }>();
+  // The seq of the newest event applied, per message ('m' + id) and per
+  // tool call ('c' + id). Events can arrive out of order (in a browser the
+  // development server writes each one on its own): an older one that
+  // arrives later is dropped, or it would put back an old state for good.
+  #applied = new Map<string, number>();
   #cancelFlush: (() => void) | null = null;
   #schedule: Schedule;
   #opening = 0;
@@ -312,7 +317,7 @@ export class ChatStore {
     const offs = [
       on('chat:message', (p) => {
         if (p.conversationId !== this.#current?.id) return;
-        this.#applyMessage(p.message);
+        this.#applyMessage(p.message, p.seq);
       }),
       on('chat:delta', (p) => {
         if (p.conversationId !== this.#current?.id) return;
@@ -338,6 +343,7 @@ export class ChatStore {
         if (m && (!have || have.status === 'streaming')) this.#applyCall(p.messageId, p.call);
       }),
       on('chat:tool-call', (p) => {
+        if (p.conversationId === this.#current?.id && !this.#newer('c' + p.call.id, p.seq)) return;
         this.turns.toolCall(p.call, p.progress);
         if (p.conversationId !== this.#current?.id) return;
         this.#applyCall(p.messageId, p.call);
@@ -429,6 +435,7 @@ export class ChatStore {
     }
     const seq = ++this.#opening;
     this.#buffer.clear();
+    this.#applied.clear();
     this.#loading = true;
     this.#loadError = '';
     this.#current = this.sidebar.find(id) ? this.#placeholder(id) : null;
@@ -464,6 +471,7 @@ export class ChatStore {
   newChat(settings?: Partial<ConversationSettings>): void {
     ++this.#opening;
     this.#buffer.clear();
+    this.#applied.clear();
     const prev = this.#current?.settings ?? this.#draft;
     this.#draft = normalizeSettings({
       provider: prev.provider,
@@ -680,8 +688,25 @@ export class ChatStore {
     this.#messages = this.#messages.filter((m) => !(before.has(m.id) && drop(m)));
   }
 
-  #applyMessage(m: Message): void {
+  // #newer records seq for key and reports whether it is newer than what
+  // was applied there (an event without a seq always is).
+  #newer(key: string, seq?: number): boolean {
+    if (!seq) return true;
+    if ((this.#applied.get(key) ?? 0) > seq) return false;
+    this.#applied.set(key, seq);
+    return true;
+  }
+
+  #applyMessage(m: Message, seq?: number): void {
     const existing = this.#find(m.id);
+    if (!this.#newer('m' + m.id, seq)) return;
+    if (seq && existing) {
+      // A call whose own event was newer than this message keeps that state.
+      m.toolCalls = m.toolCalls.map((c) => {
+        const shown = existing.toolCalls.find((x) => x.id === c.id);
+        return shown && !this.#newer('c' + c.id, seq) ? shown : c;
+      });
+    } else if (seq) for (const c of m.toolCalls) this.#newer('c' + c.id, seq);
     if (m.status === 'streaming') {
       // A snapshot of the message being written that crossed the whole
       // message on the way (in a browser the events travel on separate

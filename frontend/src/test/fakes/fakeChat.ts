@@ -130,7 +130,7 @@ export class FakeTurn {
     this.emitStep();
     const m = this.chat.append(this.conversationId, { role: 'assistant', status: 'streaming', model: this.chat.modelOf(this.conversationId), ...p });
     this.messageId = m.id;
-    this.chat.host.emit('chat:message', { ...this.#base(), message: structuredClone(m) });
+    this.chat.host.emit('chat:message', { ...this.#base(), message: structuredClone(m), seq: this.chat.eventSeq() });
     return m.id;
   }
 
@@ -159,7 +159,7 @@ export class FakeTurn {
       this.chat.host.emit('chat:usage', { ...this.#base(), messageId: m.id, provider, model, usage: { ...p.usage } });
     }
     m.updatedAt = iso();
-    this.chat.host.emit('chat:message', { ...this.#base(), message: structuredClone(m) });
+    this.chat.host.emit('chat:message', { ...this.#base(), message: structuredClone(m), seq: this.chat.eventSeq() });
   }
 
   /** reply is assistant + one delta per chunk + finish. */
@@ -193,6 +193,7 @@ export class FakeTurn {
       ...this.#base(),
       messageId: m.id,
       call: structuredClone(call),
+      seq: this.chat.eventSeq(),
       ...(progress ? { progress: { callId, ...progress } } : {}),
     });
   }
@@ -242,7 +243,7 @@ export class FakeTurn {
       toolCallId: callId,
       content: JSON.stringify(result),
     });
-    this.chat.host.emit('chat:message', { ...this.#base(), message: structuredClone(tool) });
+    this.chat.host.emit('chat:message', { ...this.#base(), message: structuredClone(tool), seq: this.chat.eventSeq() });
   }
 
   /** fail ends a call with an error (the call failed or timed out). */
@@ -323,6 +324,12 @@ export class FakeChat implements ChatServiceBackend {
 
   nextId(): number {
     return ++this.#seq;
+  }
+
+  #eventSeq = 0;
+  /** eventSeq numbers chat:message and chat:tool-call events, as Go's engine does. */
+  eventSeq(): number {
+    return ++this.#eventSeq;
   }
 
   /** messages returns the stored messages of a conversation (live objects). */
@@ -561,7 +568,7 @@ export class FakeChat implements ChatServiceBackend {
     for (const a of input.attachments) if (!this.attachments.has(a.hash)) throw `the attached file "${a.name}" is no longer stored: attach it again`;
     const m = this.append(input.conversationId, { role: 'user', content: input.text, attachments: structuredClone(input.attachments) });
     const started = this.#start(input.conversationId, m, input.text);
-    this.host.emit('chat:message', { conversationId: input.conversationId, turnId: started.turnId, message: structuredClone(m) });
+    this.host.emit('chat:message', { conversationId: input.conversationId, turnId: started.turnId, message: structuredClone(m), seq: this.eventSeq() });
     this.host.emit('chat:conversations', { conversationId: input.conversationId });
     return started;
   };
@@ -582,7 +589,7 @@ export class FakeChat implements ChatServiceBackend {
         m.status = 'interrupted';
         changed = true;
       }
-      if (changed) this.host.emit('chat:message', { conversationId, turnId: t.turnId, message: structuredClone(m) });
+      if (changed) this.host.emit('chat:message', { conversationId, turnId: t.turnId, message: structuredClone(m), seq: this.eventSeq() });
     }
     t.done('cancelled');
   };
@@ -710,7 +717,7 @@ export class FakeChat implements ChatServiceBackend {
     s.messages = s.messages.filter((m) => m.seq < old.seq);
     const m = this.append(conversationId, { role: 'user', content: text });
     const started = this.#start(conversationId, m, text);
-    this.host.emit('chat:message', { conversationId, turnId: started.turnId, message: structuredClone(m) });
+    this.host.emit('chat:message', { conversationId, turnId: started.turnId, message: structuredClone(m), seq: this.eventSeq() });
     return started;
   };
 

@@ -237,6 +237,14 @@ export interface ChatMessagePayload {
   conversationId: number;
   turnId: string;
   message: Message;
+  /**
+   * Seq orders the message and tool-call events of the process: a larger
+   * one was sent later, and holds the newer state. The window drops what
+   * is older than what it shows, because events can arrive out of order
+   * (in a browser, Wails' development server writes each one from its
+   * own goroutine).
+   */
+  seq: number;
 }
 
 /** ChatSamplingDonePayload says a sampling request was answered. */
@@ -315,6 +323,11 @@ export interface ChatToolCallPayload {
   call: ToolCall;
   /** Progress of a running call, from the server's progress notifications. */
   progress?: ProgressPayload;
+  /**
+   * Seq orders it among the message and tool-call events (see
+   * ChatMessagePayload.Seq).
+   */
+  seq: number;
 }
 
 /**

@@ -165,10 +165,10 @@ describe('Audit log: table', () => {
     const { fake } = await openAudit();
     await waitFor(() => expect(rows()).toHaveLength(5));
     fake.usage.recordToolCall(auditEntry({ id: 9, time: at(15, 11, 30), tool: 'fresh' }));
-    fake.emit('chat:tool-call', { conversationId: 1, turnId: 't', messageId: 1, call: { ...toolCall, status: 'running' } });
+    fake.emit('chat:tool-call', { conversationId: 1, turnId: 't', messageId: 1, call: { ...toolCall, status: 'running' }, seq: 1 });
     await new Promise((r) => setTimeout(r, 400));
     expect(ids()[0]).toBe(1);
-    fake.emit('chat:tool-call', { conversationId: 1, turnId: 't', messageId: 1, call: { ...toolCall, status: 'done' } });
+    fake.emit('chat:tool-call', { conversationId: 1, turnId: 't', messageId: 1, call: { ...toolCall, status: 'done' }, seq: 2 });
     await waitFor(() => expect(ids()[0]).toBe(9));
   });
 

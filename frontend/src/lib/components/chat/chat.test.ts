@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { go, renderApp } from '../../../test/app';
 import { spec, status, type FakeOptions } from '../../../test/fakes/fake';
 import { chatMessage } from '../../../test/fakes/fakeChat';
+import type { Message, ToolCall } from '../../api';
 import { setLocale } from '../../i18n';
 import { renderStats } from './markdown';
 
@@ -647,11 +648,11 @@ describe('Chat store', () => {
     await r.stores.chat.open(5);
     r.fake.emit('chat:delta', { conversationId: 5, turnId: 't', messageId: 9, text: 'Hel' });
     r.stores.chat.flush();
-    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: chatMessage({ id: 9, seq: 1, conversationId: 5, role: 'assistant', status: 'streaming' }) });
+    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: chatMessage({ id: 9, seq: 1, conversationId: 5, role: 'assistant', status: 'streaming' }), seq: 1 });
     r.fake.emit('chat:delta', { conversationId: 5, turnId: 't', messageId: 9, text: 'lo' });
     r.stores.chat.flush();
     expect(r.stores.chat.messages.map((m) => m.content)).toEqual(['Hello']);
-    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: chatMessage({ id: 9, seq: 1, conversationId: 5, role: 'assistant', content: 'Hello!' }) });
+    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: chatMessage({ id: 9, seq: 1, conversationId: 5, role: 'assistant', content: 'Hello!' }), seq: 2 });
     expect(r.stores.chat.messages.map((m) => [m.content, m.status])).toEqual([['Hello!', 'complete']]);
     // A delta delivered after the whole message is already in it.
     r.fake.emit('chat:delta', { conversationId: 5, turnId: 't', messageId: 9, text: '!' });
@@ -664,12 +665,38 @@ describe('Chat store', () => {
     await r.stores.chat.open(5);
     const reply = (status: 'streaming' | 'complete', content: string) =>
       chatMessage({ id: 9, seq: 2, conversationId: 5, role: 'assistant', status, content });
-    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: reply('complete', 'Noted.') });
+    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: reply('complete', 'Noted.'), seq: 3 });
     r.fake.emit('chat:done', { conversationId: 5, turnId: 't', reason: 'stop', steps: 1 });
     // Sent first, delivered last.
-    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: reply('streaming', '') });
-    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: reply('streaming', 'Not') });
+    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: reply('streaming', ''), seq: 1 });
+    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: reply('streaming', 'Not'), seq: 2 });
     r.stores.chat.flush();
     expect(r.stores.chat.messages.map((m) => [m.content, m.status])).toEqual([['Noted.', 'complete']]);
+  });
+
+  it('applies tool-call events by their seq: one that arrives after newer news of its call is dropped, a retry is not', async () => {
+    const r = await openChat({ chat: { conversations: [{ conversation: { id: 5, title: 'x' } }] } });
+    await r.stores.chat.open(5);
+    const call = (status: ToolCall['status']): ToolCall => ({ id: 'c1', name: 'everything__echo', server: 'everything', tool: 'echo', arguments: '{}', status });
+    const reply = (status: Message['status'], c: ToolCall['status'], content = '') =>
+      chatMessage({ id: 9, seq: 2, conversationId: 5, role: 'assistant', status, content, toolCalls: [call(c)] });
+    const callEvent = (status: ToolCall['status'], seq: number) =>
+      r.fake.emit('chat:tool-call', { conversationId: 5, turnId: 't', messageId: 9, call: call(status), seq });
+    const shown = () => r.stores.chat.messages.find((m) => m.id === 9)?.toolCalls[0]?.status;
+
+    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: reply('streaming', 'pending'), seq: 1 });
+    callEvent('running', 3);
+    // A snapshot of the reply taken before the call ran, delivered after.
+    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: reply('streaming', 'pending', 'Let me'), seq: 2 });
+    expect([shown(), r.stores.chat.messages.find((m) => m.id === 9)?.content]).toEqual(['running', 'Let me']);
+    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: reply('complete', 'error'), seq: 5 });
+    callEvent('running', 4); // overtaken by the whole reply
+    expect(shown()).toBe('error');
+
+    // Retried: the call starts again, later than anything before.
+    callEvent('pending', 6);
+    callEvent('done', 8);
+    callEvent('running', 7);
+    expect(shown()).toBe('done');
   });
 });
