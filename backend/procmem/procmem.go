@@ -7,7 +7,7 @@
 // pages over minutes; glibc returns only the free memory at the top of
 // each arena, so a page freed below one still in use stays in the
 // process's dirty memory for good. After start-up, MCP Desk's C heap
-// held 1.7 MiB of such pages (3 alternating runs of the idle app, see
+// held 1.6 MiB of such pages (3 alternating runs of the idle app, see
 // build/scripts/mem-bench.sh).
 package procmem
 

@@ -45,8 +45,11 @@ const MaxToolDefinition = 256 << 10
 // attachments and tool definitions are named. (As a regular expression,
 // [0-9a-f]{64} compiles to 64 copies of the class.)
 func IsDigest(s string) bool {
+	if len(s) != 64 || strings.ToLower(s) != s {
+		return false // before decoding: a request path can be any length
+	}
 	_, err := hex.DecodeString(s)
-	return len(s) == 64 && err == nil && strings.ToLower(s) == s
+	return err == nil
 }
 
 type toolDefinitionRow struct {

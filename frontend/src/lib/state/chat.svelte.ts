@@ -708,11 +708,6 @@ export class ChatStore {
       });
     } else if (seq) for (const c of m.toolCalls) this.#newer('c' + c.id, seq);
     if (m.status === 'streaming') {
-      // A snapshot of the message being written that crossed the whole
-      // message on the way (in a browser the events travel on separate
-      // writes): Go never takes a finished message back to streaming, so
-      // it would only revive it and leave it looking alive for good.
-      if (existing && existing.status !== 'streaming') return;
       if (existing) {
         // Deltas may be ahead of a snapshot of the message being written.
         this.flush();
