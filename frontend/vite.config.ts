@@ -1,9 +1,11 @@
 /// <reference types="vitest/config" />
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { svelteTesting } from '@testing-library/svelte/vite';
+import { compileTable, type Source } from './src/lib/i18n/compile.ts';
 
 const outDir = resolve(import.meta.dirname, 'dist');
 
@@ -21,8 +23,41 @@ function keepGitkeep(): Plugin {
   };
 }
 
-export default defineConfig({
-  plugins: [svelte(), svelteTesting(), keepGitkeep()],
+// messages serves `virtual:messages/<locale>`: src/lib/i18n/<locale>.json
+// compiled for the window (src/lib/i18n/compile.ts). A broken message fails
+// the build and names its key.
+function messages(): Plugin {
+  const prefix = 'virtual:messages/';
+  const dir = resolve(import.meta.dirname, 'src/lib/i18n');
+  return {
+    name: 'mcpdesk:messages',
+    resolveId(id) {
+      if (id.startsWith(prefix) && ['en', 'zh-CN'].includes(id.slice(prefix.length))) return `\0${id}`;
+    },
+    load(id) {
+      if (!id.startsWith(`\0${prefix}`)) return;
+      const locale = id.slice(prefix.length + 1);
+      const file = resolve(dir, `${locale}.json`);
+      this.addWatchFile(file);
+      const table = compileTable(JSON.parse(readFileSync(file, 'utf8')) as Source, locale);
+      // JSON.parse of one string: faster to load than an object literal.
+      return `export default JSON.parse(${JSON.stringify(JSON.stringify(table))});`;
+    },
+  };
+}
+
+// Every message reaches the window compiled (messages), so the app's build
+// links intl-messageformat without its ICU parser: the package's own
+// "no-parser" entry, whose parse throws. Tests keep the parser; they check
+// the tables with it.
+const require = createRequire(import.meta.url);
+const noParser = resolve(require.resolve('@formatjs/icu-messageformat-parser'), '../lib/no-parser.js');
+
+export default defineConfig(({ command }) => ({
+  plugins: [svelte(), svelteTesting(), keepGitkeep(), messages()],
+  resolve: {
+    alias: command === 'build' ? [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: noParser }] : [],
+  },
   build: {
     outDir,
     emptyOutDir: true,
@@ -40,4 +75,4 @@ export default defineConfig({
     // jsdom, and on 2 busy cores one can take longer than vitest's 5 s.
     testTimeout: 20000,
   },
-});
+}));

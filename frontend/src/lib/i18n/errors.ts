@@ -4,7 +4,7 @@
 // durations written for the locale — else the English message is shown.
 
 import { get } from 'svelte/store';
-import { _, locale } from 'svelte-i18n';
+import { _, locale } from './index';
 import { formatDuration, formatNumber } from '../util/format';
 
 /** A failure as Go shapes it (usererr.Payload). */

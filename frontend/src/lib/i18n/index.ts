@@ -1,47 +1,107 @@
-// Internationalisation through svelte-i18n (ICU message format). Every
-// visible string is a key in en.json, with the same keys in zh-CN.json.
-// Components use the `_` store as `$_('key')`; TypeScript code uses t().
+// Internationalisation in the ICU message format. Every visible string is
+// a key in en.json, with the same keys in zh-CN.json. Components use the `_`
+// store as `$_('key')` or `$_('key', { values })`; TypeScript code uses t().
+//
+// The tables are compiled when the app is built (compile.ts, through the
+// `virtual:messages/…` modules of vite.config.ts): a message with arguments
+// arrives as intl-messageformat's syntax tree, which intl-messageformat
+// formats without its parser, and the window's code has no parser at all.
+// This replaced svelte-i18n, which parsed each message in the window on
+// first use: the parser, the parsing and svelte-i18n's stores held 0.2 MiB
+// of the web process at idle (issue 16, alternating runs).
 
-import { _, dictionary, getLocaleFromNavigator, init, locale } from 'svelte-i18n';
-import { derived, get } from 'svelte/store';
+import IntlMessageFormat from 'intl-messageformat';
+import { derived, get, writable, type Readable } from 'svelte/store';
+import en from 'virtual:messages/en';
 import { formatDuration, formatElapsed, formatNumber } from '../util/format';
-import en from './en.json';
+import type { Message, Table } from './compile';
 
 export type Locale = 'en' | 'zh-CN';
 export const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
 
-/**
- * putTable makes table the strings of l. svelte-i18n's addMessages would
- * deep-copy the table (deepmerge) to merge it into what l has; each locale
- * here has one whole table, so it is put as it is — the copy held 0.85 MiB
- * of the window's memory for nothing (issue 16). Tables are never changed
- * after they are put.
- */
-function putTable(l: Locale, table: typeof en): void {
-  dictionary.update((d) => ({ ...d, [l]: table }));
+/** The values a message is filled in with. */
+export type Values = Record<string, string | number | boolean | Date | null | undefined>;
+
+/** What `$_` and t() take beside the key. */
+export interface MessageOptions {
+  values?: Values;
+  /** The text when no table has the key (else the key itself). */
+  default?: string;
 }
 
-putTable('en', en);
-init({ fallbackLocale: 'en', initialLocale: 'en' });
+/** A function that words a key in the current language. */
+export type Formatter = (key: string, options?: MessageOptions) => string;
 
-// English is always there (it is the fallback); other tables load when
-// chosen, so that they stay out of the window's memory otherwise.
-const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: typeof en }>> = {
-  'zh-CN': () => import('./zh-CN.json'),
+// The tables loaded so far. English is always there (it is the fallback);
+// other tables load when chosen, so that they stay out of the window's
+// memory otherwise. Tables are never changed once put.
+const tables = new Map<Locale, Table>([['en', en]]);
+const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Table }>> = {
+  'zh-CN': () => import('virtual:messages/zh-CN'),
 };
-const loaded = new Set<Locale>(['en']);
 let wanted: Locale = 'en';
+
+const current = writable<Locale>('en');
+
+/** locale is the language the window shows now. */
+export const locale: Readable<Locale> = { subscribe: current.subscribe };
 
 /** loadLocale loads the strings of l once; setLocale does it when needed. */
 export async function loadLocale(l: Locale): Promise<void> {
-  if (loaded.has(l)) return;
+  if (tables.has(l)) return;
   const table = await loaders[l as Exclude<Locale, 'en'>]();
-  putTable(l, table.default);
-  loaded.add(l);
+  tables.set(l, table.default);
 }
 
+/**
+ * lookup finds key (dotted) in l's table, then in English. Keys are
+ * sometimes built from what a server sent (`signIn.step.${step}`), so only
+ * a table's own entries count: never an object's inherited properties.
+ */
+function lookup(key: string, l: Locale): { message: Message; locale: Locale } | undefined {
+  for (const loc of l === 'en' ? (['en'] as const) : [l, 'en' as const]) {
+    let node: Message | Table | undefined = tables.get(loc);
+    for (const part of key.split('.')) {
+      if (node === undefined || typeof node === 'string' || Array.isArray(node) || !Object.hasOwn(node, part)) {
+        node = undefined;
+        break;
+      }
+      node = node[part];
+    }
+    if (typeof node === 'string' || Array.isArray(node)) return { message: node, locale: loc };
+  }
+  return undefined;
+}
+
+// One formatter per message and language, made on first use.
+const formatters = new Map<string, IntlMessageFormat>();
+
+/** format words key in l: see Formatter. */
+function format(l: Locale, key: string, options?: MessageOptions): string {
+  const found = lookup(key, l);
+  if (!found) return options?.default ?? key;
+  if (typeof found.message === 'string') return found.message;
+  const id = `${found.locale}\u0000${key}`;
+  let f = formatters.get(id);
+  if (!f) {
+    f = new IntlMessageFormat(found.message, found.locale);
+    formatters.set(id, f);
+  }
+  try {
+    return String(f.format(options?.values ?? {}));
+  } catch (e) {
+    // A value the message needs is missing: a bug in the caller. The key
+    // shows which message, and errors.ts reads it as "no words for this".
+    console.warn(`message ${key}:`, (e as Error).message);
+    return key;
+  }
+}
+
+/** _ words a key in the current language: `$_('key', { values })`. */
+export const _: Readable<Formatter> = derived(current, (l) => (key: string, options?: MessageOptions) => format(l, key, options));
+
 /** systemLocale maps a BCP 47 tag to a supported locale: zh* → zh-CN, else en. */
-export function systemLocale(tag: string | null | undefined = getLocaleFromNavigator()): Locale {
+export function systemLocale(tag: string | null | undefined = typeof navigator === 'undefined' ? undefined : navigator.language): Locale {
   return tag && tag.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
 }
 
@@ -52,7 +112,7 @@ export function systemLocale(tag: string | null | undefined = getLocaleFromNavig
  */
 export function setLocale(l: Locale): void {
   wanted = l;
-  if (!loaded.has(l)) {
+  if (!tables.has(l)) {
     loadLocale(l).then(
       () => {
         if (wanted === l) applyLocale(l);
@@ -65,13 +125,13 @@ export function setLocale(l: Locale): void {
 }
 
 function applyLocale(l: Locale): void {
-  locale.set(l);
+  current.set(l);
   if (typeof document !== 'undefined') document.documentElement.lang = l;
 }
 
 /** t translates one key outside a component. */
-export function t(key: string, values?: Record<string, string | number>): string {
-  return get(_)(key, values ? { values } : undefined);
+export function t(key: string, values?: Values): string {
+  return format(get(current), key, values ? { values } : undefined);
 }
 
 /** Formats writes durations and numbers in one locale (util/format). */
@@ -94,6 +154,5 @@ export function formatsFor(l: string): Formats {
 }
 
 /** fmt follows the chosen language: components write `$fmt.duration(ms)`. */
-export const fmt = derived(locale, (l) => formatsFor(l ?? 'en'));
+export const fmt = derived(current, (l) => formatsFor(l));
 
-export { _, locale };

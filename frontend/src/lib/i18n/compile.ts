@@ -1,0 +1,57 @@
+// compile turns a string table (en.json, zh-CN.json) into the form the
+// window uses. It runs when the app is built (the `messages` plugin in
+// vite.config.ts), so the window never parses ICU: a message with
+// arguments, plurals or selects arrives as intl-messageformat's syntax tree,
+// and every other message as its text. The ICU parser is then left out of
+// the window's code (issue 16).
+
+import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+
+/** A message as the window gets it: its text, or its syntax tree. */
+export type Message = string | MessageFormatElement[];
+
+/** A compiled table: the source's nesting, with a Message at each leaf. */
+export interface Table {
+  [key: string]: Message | Table;
+}
+
+/** A source table, as en.json and zh-CN.json hold it. */
+export interface Source {
+  [key: string]: string | Source;
+}
+
+/**
+ * compileTable compiles every message of src for locale. A message whose
+ * tree is only text (no argument, or an escaped brace) becomes that text.
+ * A message that is not valid ICU fails the build, naming its key.
+ */
+export function compileTable(src: Source, locale: string, prefix = ''): Table {
+  const out: Table = {};
+  for (const [k, v] of Object.entries(src)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v !== 'string') {
+      out[k] = compileTable(v, locale, key);
+      continue;
+    }
+    let ast: MessageFormatElement[];
+    try {
+      // As intl-messageformat would parse at run time, with tags read as
+      // text (the window never formats rich text from its tables).
+      ast = parse(v, { ignoreTag: true, locale: new Intl.Locale(locale) });
+    } catch (e) {
+      throw new Error(`${locale} message ${key}: ${(e as Error).message}: ${JSON.stringify(v)}`);
+    }
+    out[k] = textOnly(ast) ?? ast;
+  }
+  return out;
+}
+
+/** textOnly returns the text of a tree that is only text, else undefined. */
+function textOnly(ast: MessageFormatElement[]): string | undefined {
+  let text = '';
+  for (const el of ast) {
+    if (el.type !== TYPE.literal) return undefined;
+    text += el.value;
+  }
+  return text;
+}
