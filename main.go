@@ -91,8 +91,10 @@ func main() {
 		os.Exit(1)
 	}
 	// The web process WebKitGTK is about to start takes the window's
-	// script-engine options from the environment (backend/webview).
-	engine := webview.TuneEngine(goruntime.GOOS)
+	// script-engine options from the environment, and WebKit and GTK their
+	// software-rendering ones (backend/webview).
+	gpu := gpuPolicy()
+	engine := webview.TuneEngine(goruntime.GOOS, gpu == linux.WebviewGpuPolicyNever)
 	app, err := NewApp(Config{DataDir: dataDir, Engine: engine, Version: version, Started: started,
 		Instance: lock, QuickChat: wantsQuickChat(args), OpenConversation: clickedConversation(args), TrayIcon: trayIcon(),
 		Web: web, NavigationCheck: os.Getenv("MCPDESK_CHECK_NAVIGATION"),
@@ -121,7 +123,7 @@ func main() {
 		// Errors reach JavaScript as {code, params, message}: the UI
 		// translates the code, or shows the English message.
 		ErrorFormatter: usererr.Format,
-		Linux:          &linux.Options{Icon: icon, ProgramName: "mcpdesk", WebviewGpuPolicy: gpuPolicy()},
+		Linux:          &linux.Options{Icon: icon, ProgramName: "mcpdesk", WebviewGpuPolicy: gpu},
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcpdesk:", err)

@@ -28,11 +28,29 @@ var EngineOptions = []EngineOption{
 	// code and profiles held 1.3 MiB at idle. A 10,000-token reply's
 	// markdown renders as fast without it (WebKitGTK 2.50, this machine).
 	{"JSC_useDFGJIT", "false"},
-	// The baseline JIT compiles a function after 5,000 runs instead of
+	// The baseline JIT compiles a function after 20,000 runs instead of
 	// 500, so code that runs only while the window starts stays bytecode:
-	// 1 MiB less at idle. The window starts as fast; the markdown render
-	// took 2% longer cold.
-	{"JSC_thresholdForJITAfterWarmUp", "5000"},
+	// 1 MiB less at 5,000, 0.35 MiB less again at 20,000. The window
+	// starts as fast; the markdown render takes as long (engine-bench.sh:
+	// 378 against 384 ms cold at 5,000). A loop runs its iterations in the
+	// count, so hot code still gets the JIT early.
+	{"JSC_thresholdForJITAfterWarmUp", "20000"},
+}
+
+// RenderOptions are set beside EngineOptions when the window renders
+// without the GPU, as it does unless MCPDESK_WEBVIEW_GPU asks for it
+// (main.go). Both turn off GPU plumbing that software rendering never
+// uses; together the app process holds 0.7 MiB less at idle (3 alternating
+// runs of the same binary).
+var RenderOptions = []EngineOption{
+	// WebKit's DMA-BUF renderer passes the page's frames to the window as
+	// GPU buffers, and sets up EGL for them in the app process even when
+	// the page is drawn on the CPU. Without it, frames come in shared
+	// memory, WebKit's path for windows without acceleration.
+	{"WEBKIT_DISABLE_DMABUF_RENDERER", "1"},
+	// GTK's own OpenGL: the window has no GL widget, yet GDK loads the GLX
+	// driver at start to pick GL-capable visuals.
+	{"GDK_GL", "disable"},
 }
 
 // FullEngineVar set to "full" leaves JavaScriptCore as WebKit sets it up.
@@ -45,23 +63,28 @@ type EngineTuning struct {
 }
 
 // TuneEngine puts EngineOptions into the process environment for the web
-// process WebKitGTK is about to start: on Linux only, unless
-// MCPDESK_WEBVIEW_JIT=full, and leaving any option the user set alone. The
-// programs MCP Desk starts (MCP servers, the login shell, a browser) must
-// not inherit them: see Names and Release.
-func TuneEngine(goos string) EngineTuning {
-	return tuneEngine(goos, os.LookupEnv, os.Setenv, os.Unsetenv)
+// process WebKitGTK is about to start, unless MCPDESK_WEBVIEW_JIT=full, and
+// RenderOptions for WebKit and GTK in this process when the window renders
+// in software. On Linux only, and leaving any option the user set alone.
+// The programs MCP Desk starts (MCP servers, the login shell, a browser)
+// must not inherit them: see Names and Release.
+func TuneEngine(goos string, software bool) EngineTuning {
+	return tuneEngine(goos, software, os.LookupEnv, os.Setenv, os.Unsetenv)
 }
 
-func tuneEngine(goos string, lookup func(string) (string, bool), set func(string, string) error, unset func(string) error) EngineTuning {
+func tuneEngine(goos string, software bool, lookup func(string) (string, bool), set func(string, string) error, unset func(string) error) EngineTuning {
 	t := EngineTuning{unset: unset}
 	if goos != "linux" {
 		return t
 	}
-	if v, _ := lookup(FullEngineVar); v == "full" {
-		return t
+	var opts []EngineOption
+	if v, _ := lookup(FullEngineVar); v != "full" {
+		opts = EngineOptions
 	}
-	for _, o := range EngineOptions {
+	if software {
+		opts = append(slices.Clip(opts), RenderOptions...)
+	}
+	for _, o := range opts {
 		if _, ok := lookup(o.Name); ok {
 			continue // the user's own choice
 		}

@@ -104,9 +104,10 @@ for p in $(pgrep -P "$pid" || true); do
 done
 if [ -n "$cjk" ]; then echo "window-check: the English window loaded Chinese faces: $cjk"; exit 1; fi
 echo "window-check: the English window loaded no Chinese face"
-# The window's script-engine options (backend/webview/engine.go) reach its
-# web process and no MCP server: /proc/PID/environ is what each started with.
-opts=$(go run ./build/bench/engine/options)
+# The window's script-engine and software-rendering options
+# (backend/webview/engine.go) reach its web process and no MCP server:
+# /proc/PID/environ is what each started with.
+opts=$(go run ./build/bench/engine/options -render)
 want_env=$(sort <<<"$opts" | tr '\n' ' ')
 want_names=$(cut -d= -f1 <<<"$opts" | paste -sd'|')
 engine_env() { tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | grep -E "^($want_names)=" | sort | tr '\n' ' ' || true; }
@@ -121,6 +122,9 @@ done
 pgrep -f "$work/testserver" >/dev/null || { echo "window-check: no MCP server to check"; exit 1; }
 [ -z "$server_env" ] || { echo "window-check: the MCP server inherited the engine options: $server_env"; exit 1; }
 echo "window-check: the web process runs with the engine options ($want_env); the MCP server did not inherit them"
+# GDK_GL=disable took: GTK loaded no GLX driver into the app process.
+if grep -q 'libGLX_mesa' "/proc/$pid/maps"; then echo "window-check: the app process loaded the GLX driver (GDK_GL=disable did not reach GTK)"; exit 1; fi
+echo "window-check: the app process loaded no GLX driver"
 stop_app "$pid" || { echo "window-check: the app did not quit within 10 s of SIGTERM"; exit 1; }
 pid=""
 if pgrep -f "$work/testserver" >/dev/null; then
