@@ -116,6 +116,12 @@ layer_e2e() {
     echo "frontend/dist holds code of src/test/fakes/"
     return 1
   fi
+  # Messages are compiled at build time (src/lib/i18n/compile.ts): the
+  # window's code holds no ICU parser (its error kinds would be in it).
+  if grep -rlF -e 'EXPECT_ARGUMENT_CLOSING_BRACE' frontend/dist; then
+    echo "frontend/dist holds the ICU message parser"
+    return 1
+  fi
   # Every spec file is run: e2e/tests/ has its Playwright file.
   local f
   for f in frontend/e2e/specs/*.mjs; do
