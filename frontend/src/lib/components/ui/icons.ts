@@ -102,3 +102,14 @@ export const ICONS = {
 } as const satisfies Record<string, readonly string[]>;
 
 export type IconName = keyof typeof ICONS;
+
+/**
+ * ICON_PATHS holds each icon as one path: its strokes become subpaths of a
+ * single <path>, so an icon is two SVG elements where it was up to ten
+ * (issue 16: every element costs the window memory). A relative moveto
+ * that starts a path is absolute (SVG 1.1, 8.3.2); as a later subpath it
+ * would not be, so it is written absolute here.
+ */
+export const ICON_PATHS = Object.fromEntries(
+  Object.entries(ICONS).map(([name, parts]) => [name, parts.map((d) => d.replace(/^m/, 'M')).join('')]),
+) as Record<IconName, string>;
