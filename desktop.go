@@ -11,6 +11,7 @@ import (
 	"mcpdesk/backend/hotkey"
 	"mcpdesk/backend/instance"
 	"mcpdesk/backend/notify"
+	"mcpdesk/backend/procmem"
 	"mcpdesk/backend/settings"
 	"mcpdesk/backend/tray"
 )
@@ -172,6 +173,13 @@ func (a *App) beforeClose(ctx context.Context) (prevent bool) {
 	}
 	runtime.WindowHide(ctx)
 	a.logger.Info("window closed to the tray")
+	// The window may stay hidden for hours: what the session freed goes
+	// back to the OS now, not as Go's scavenger gets round to it (the C
+	// heap's free pages below memory in use would stay for good).
+	go func() {
+		f := procmem.Release()
+		a.logger.Info("memory returned while in the tray", "go_heap_mib", float64(f.GoBytes)/(1<<20), "c_heap", f.CReturned)
+	}()
 	return true
 }
 

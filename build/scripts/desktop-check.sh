@@ -110,6 +110,12 @@ if until_ok 10 hidden && kill -0 "$pid" 2>/dev/null && grep -q "window closed to
 else
   bad "close to tray: visible=$(win) alive=$(kill -0 "$pid" 2>/dev/null && echo yes || echo no)"
 fi
+# Hidden in the tray, the app hands back what the session freed (procmem).
+if until_ok 10 grep -q "memory returned while in the tray" "$work/app.log"; then
+  ok "closed to the tray, the app returns freed memory to the OS"
+else
+  bad "no memory returned after closing to the tray"
+fi
 "$bin" --data-dir "$work/data" >/dev/null 2>&1 || true
 if until_ok 10 visible; then ok "a second launch shows the hidden window"; else bad "the window stayed hidden after a second launch"; fi
 
