@@ -43,7 +43,7 @@ describe('compileTable', () => {
           if (typeof m === 'string') {
             expect(m, `${locale} ${key}${k}`).toBe(new IntlMessageFormat(v, locale).format({}));
           } else {
-            // Every argument as "x": the compiled tree and the parsed string agree.
+            // Every argument as 7: the compiled tree and the parsed string agree.
             const values = new Proxy({}, { get: () => 7, has: () => true });
             const want = new IntlMessageFormat(v, locale, undefined, { ignoreTag: true }).format(values);
             expect(new IntlMessageFormat(m as Exclude<Message, string>, locale).format(values), `${locale} ${key}${k}`).toBe(want);
