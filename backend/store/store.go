@@ -44,6 +44,7 @@ import (
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 	gormlogger "gorm.io/gorm/logger"
+	"gorm.io/gorm/schema"
 )
 
 // EnvDataDir is the environment variable that overrides the data folder.
@@ -117,7 +118,8 @@ func Open(dir string, logger *slog.Logger) (*Store, error) {
 			IgnoreRecordNotFoundError: true,
 			ParameterizedQueries:      true,
 		})},
-		NowFunc: func() time.Time { return time.Now().UTC() },
+		NowFunc:        func() time.Time { return time.Now().UTC() },
+		NamingStrategy: modelNames{},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
@@ -176,6 +178,17 @@ func (s *Store) Close() error {
 	}
 	return nil
 }
+
+// modelNames names tables only by their row types' TableName methods.
+// gorm asks its namer for a table name for every struct it maps, the rows
+// and the structs a query scans into alike. Every row type here names its
+// table, so the name is used only for scan targets, which are no table:
+// it is their snake-cased type name, not gorm's English plural. The plural
+// would compile jinzhu/inflection's rules, which MCP Desk's fork of it
+// compiles on first use (backend/third_party).
+type modelNames struct{ schema.NamingStrategy }
+
+func (n modelNames) TableName(typeName string) string { return n.ColumnName("", typeName) }
 
 // quietTrace passes to its logger only the statements it will write (those
 // that failed or were slow, at the Warn level the store logs at). gorm's

@@ -58,6 +58,12 @@ layer_go() {
   local log="$tmp/go-test.log" rc=0
   dbus-run-session -- build/scripts/with-keyring.sh \
     go test -v -tags keychain,sqlite_fts5 -count=1 -timeout 15m ./... >"$log" 2>&1 || rc=$?
+  # The forked modules (backend/third_party/README.md) are modules of their
+  # own, which ./... leaves out: their upstream tests and ours, with -race.
+  local fork
+  for fork in backend/third_party/*/; do
+    [ $rc -ne 0 ] || (cd "$fork" && go vet ./... && go test -v -race -count=1 ./...) >>"$log" 2>&1 || rc=$?
+  done
   grep -E '^(ok|FAIL|\?|panic:)' "$log" || true
   if [ $rc -ne 0 ]; then
     echo "--- failures:"
