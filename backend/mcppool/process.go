@@ -155,6 +155,27 @@ func (b *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// ReadFrom copies r to the buffer until EOF. os/exec copies a child's
+// stderr with io.Copy, which uses this instead of a 32 KB buffer of its own,
+// held for as long as the server runs.
+func (b *tailBuffer) ReadFrom(r io.Reader) (int64, error) {
+	buf := make([]byte, 4<<10)
+	var n int64
+	for {
+		k, err := r.Read(buf)
+		if k > 0 {
+			_, _ = b.Write(buf[:k])
+			n += int64(k)
+		}
+		if errors.Is(err, io.EOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
 // String returns what the buffer holds.
 func (b *tailBuffer) String() string {
 	b.mu.Lock()
