@@ -48,6 +48,26 @@ describe('RPCLogStore', () => {
     expect(log.methods).toEqual(['tools/call', 'tools/list']);
   });
 
+  it('holds no entry until the logger shows, then what the backend holds and every batch after', async () => {
+    fake = new FakeBackend({});
+    setBackend(fake);
+    fake.log(rpcEntry({ seq: 1 }), rpcEntry({ seq: 2 }));
+    const log = new RPCLogStore();
+    const stop = log.start();
+    fake.log(rpcEntry({ seq: 3 }));
+    await Promise.resolve();
+    expect(log.entries).toHaveLength(0);
+    expect(fake.calls.filter((c) => c.method === 'RPCLog')).toHaveLength(0);
+
+    log.hold();
+    log.hold(); // the logger shown again: one fetch
+    await vi.waitFor(() => expect(log.entries.map((e) => e.seq)).toEqual([1, 2, 3]));
+    expect(fake.calls.filter((c) => c.method === 'RPCLog')).toHaveLength(1);
+    fake.log(rpcEntry({ seq: 4 }));
+    expect(log.entries.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    stop();
+  });
+
   it('pretty-prints JSON and leaves other text alone', () => {
     expect(prettyPayload('{"a":[1]}')).toBe('{\n  "a": [\n    1\n  ]\n}');
     expect(prettyPayload('{oops')).toBe('{oops');
