@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { svelteTesting } from '@testing-library/svelte/vite';
-import { compileTable, type Source } from './src/lib/i18n/compile.ts';
+import { compileTable, latin1JSON, type Source } from './src/lib/i18n/compile.ts';
 
 const outDir = resolve(import.meta.dirname, 'dist');
 
@@ -41,7 +41,7 @@ function messages(): Plugin {
       this.addWatchFile(file);
       const table = compileTable(JSON.parse(readFileSync(file, 'utf8')) as Source, locale);
       // JSON.parse of one string: faster to load than an object literal.
-      return `export default JSON.parse(${JSON.stringify(JSON.stringify(table))});`;
+      return `export default JSON.parse(${JSON.stringify(latin1JSON(JSON.stringify(table)))});`;
     },
   };
 }
@@ -63,6 +63,9 @@ export default defineConfig(({ command }) => ({
     emptyOutDir: true,
     target: 'es2022',
     reportCompressedSize: true,
+    // Non-ASCII characters in the code are written as escapes: WebKit keeps
+    // a script's text as one byte per character only when all of it fits.
+    rolldownOptions: { output: { charset: 'ascii' } },
   },
   server: { strictPort: false },
   test: {

@@ -3,7 +3,7 @@
 
 import IntlMessageFormat from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
-import { compileTable, type Message, type Source, type Table } from './compile';
+import { compileTable, latin1JSON, type Message, type Source, type Table } from './compile';
 import en from './en.json';
 import zhCN from './zh-CN.json';
 
@@ -52,5 +52,36 @@ describe('compileTable', () => {
       };
       walk(src as Source, compiled, '');
     }
+  });
+});
+
+describe('latin1JSON', () => {
+  const isLatin1 = (t: string) => /^[\x00-\xff]*$/.test(t);
+
+  it('writes the English table in Latin-1, and it parses to the same table', () => {
+    const json = JSON.stringify(compileTable(en as Source, 'en'));
+    expect(isLatin1(json)).toBe(false); // it has dashes and arrows
+    const out = latin1JSON(json);
+    expect(isLatin1(out)).toBe(true);
+    expect(JSON.parse(out)).toEqual(JSON.parse(json));
+  });
+
+  it('escapes only when one byte a character then takes less than two', () => {
+    const mostlyChinese = JSON.stringify({ a: '中文界面'.repeat(50) });
+    expect(latin1JSON(mostlyChinese)).toBe(mostlyChinese);
+    // The Chinese table: its keys and trees are ASCII, a fifth of it Chinese.
+    const json = JSON.stringify(compileTable(zhCN as Source, 'zh-CN'));
+    const out = latin1JSON(json);
+    expect(out.length).toBeLessThan(2 * json.length);
+    expect(JSON.parse(out)).toEqual(JSON.parse(json));
+  });
+
+  it('leaves Latin-1 text alone and escapes characters outside the basic plane as pairs', () => {
+    expect(latin1JSON('{"a":"café"}')).toBe('{"a":"café"}');
+    const astral = JSON.stringify({ a: 'x'.repeat(40) + ' 😀 — ok' });
+    const out = latin1JSON(astral);
+    expect(out).toContain('\\ud83d\\ude00');
+    expect(out).toContain('\\u2014');
+    expect(JSON.parse(out)).toEqual(JSON.parse(astral));
   });
 });
