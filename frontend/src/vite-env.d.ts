@@ -8,9 +8,9 @@ interface Window {
   go: Record<string, Record<string, Record<string, (...args: unknown[]) => Promise<never>>>>;
 }
 
-// A string table compiled at build time (src/lib/i18n/compile.ts, the
-// `messages` plugin of vite.config.ts): virtual:messages/en, …/zh-CN.
+// A string table compiled and packed at build time (src/lib/i18n/compile.ts,
+// the `messages` plugin of vite.config.ts): virtual:messages/en, …/zh-CN.
 declare module 'virtual:messages/*' {
-  const table: import('./lib/i18n/compile').Table;
+  const table: import('./lib/i18n/compile').Packed;
   export default table;
 }

@@ -3,7 +3,7 @@
 
 import IntlMessageFormat from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
-import { compileTable, latin1JSON, type Message, type Source, type Table } from './compile';
+import { compileTable, latin1JSON, packTable, type Message, type Source, type Table } from './compile';
 import en from './en.json';
 import zhCN from './zh-CN.json';
 
@@ -83,5 +83,18 @@ describe('latin1JSON', () => {
     expect(out).toContain('\\ud83d\\ude00');
     expect(out).toContain('\\u2014');
     expect(JSON.parse(out)).toEqual(JSON.parse(astral));
+  });
+});
+
+describe('packTable', () => {
+  it('holds each top-level entry as Latin-1 JSON text that parses back to it', () => {
+    const table = compileTable(en as Source, 'en');
+    const packed = packTable(table);
+    expect(Object.keys(packed)).toEqual(Object.keys(table));
+    for (const [k, v] of Object.entries(packed)) {
+      expect(typeof v).toBe('string');
+      expect(/^[\x00-\xff]*$/.test(v), k).toBe(true);
+      expect(JSON.parse(v), k).toEqual(table[k]);
+    }
   });
 });

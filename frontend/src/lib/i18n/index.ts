@@ -14,7 +14,7 @@ import IntlMessageFormat from 'intl-messageformat';
 import { derived, get, writable, type Readable } from 'svelte/store';
 import en from 'virtual:messages/en';
 import { formatDuration, formatElapsed, formatNumber } from '../util/format';
-import type { Message, Table } from './compile';
+import type { Message, Packed, Table } from './compile';
 
 export type Locale = 'en' | 'zh-CN';
 export const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
@@ -34,9 +34,11 @@ export type Formatter = (key: string, options?: MessageOptions) => string;
 
 // The tables loaded so far. English is always there (it is the fallback);
 // other tables load when chosen, so that they stay out of the window's
-// memory otherwise. Tables are never changed once put.
-const tables = new Map<Locale, Table>([['en', en]]);
-const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Table }>> = {
+// memory otherwise. Tables are never changed once put. Each holds its
+// groups as JSON text (compile.ts, Packed); groups holds those parsed.
+const tables = new Map<Locale, Packed>([['en', en]]);
+const groups = new Map<string, Message | Table>();
+const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Packed }>> = {
   'zh-CN': () => import('virtual:messages/zh-CN'),
 };
 let wanted: Locale = 'en';
@@ -59,9 +61,10 @@ export async function loadLocale(l: Locale): Promise<void> {
  * a table's own entries count: never an object's inherited properties.
  */
 function lookup(key: string, l: Locale): { message: Message; locale: Locale } | undefined {
+  const [first, ...rest] = key.split('.');
   for (const loc of l === 'en' ? (['en'] as const) : [l, 'en' as const]) {
-    let node: Message | Table | undefined = tables.get(loc);
-    for (const part of key.split('.')) {
+    let node = group(loc, first);
+    for (const part of rest) {
       if (node === undefined || typeof node === 'string' || Array.isArray(node) || !Object.hasOwn(node, part)) {
         node = undefined;
         break;
@@ -71,6 +74,19 @@ function lookup(key: string, l: Locale): { message: Message; locale: Locale } | 
     if (typeof node === 'string' || Array.isArray(node)) return { message: node, locale: loc };
   }
   return undefined;
+}
+
+/** group returns the top-level entry name of l's table, parsed once. */
+function group(l: Locale, name: string): Message | Table | undefined {
+  const table = tables.get(l);
+  if (!table || !Object.hasOwn(table, name)) return undefined;
+  const id = `${l}\u0000${name}`;
+  let g = groups.get(id);
+  if (g === undefined) {
+    g = JSON.parse(table[name]) as Message | Table;
+    groups.set(id, g);
+  }
+  return g;
 }
 
 // One formatter per message and language, made on first use.

@@ -37,3 +37,18 @@ describe('message lookup', () => {
     expect(warn).toHaveBeenCalled();
   });
 });
+
+describe('groups parsed on first use', () => {
+  it('parses a group of the table when a message of it is first looked up, and once', async () => {
+    vi.resetModules(); // a fresh i18n: no group parsed yet
+    const i18n = await import('./index');
+    const parse = vi.spyOn(JSON, 'parse');
+    expect(i18n.t('nav.servers')).toBe('Servers');
+    expect(i18n.t('nav.chat')).toBe('Chat');
+    expect(i18n.t('tools.summary', { count: 2 })).toBe('2 tools');
+    const parsed = parse.mock.calls.map(([text]) => String(text));
+    expect(parsed).toHaveLength(2); // nav and tools, nothing else
+    expect(parsed[0]).toContain('"servers":"Servers"');
+    expect(parsed[1]).toContain('"summary":');
+  });
+});
