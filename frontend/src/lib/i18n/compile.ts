@@ -74,8 +74,9 @@ export function packTable(table: Table): Packed {
 // latin1JSON writes a JSON text's characters beyond Latin-1 as JSON escapes
 // when that is smaller than two bytes for every character. The script
 // engine keeps the text the window's code passes to JSON.parse, at one byte
-// per character only when every one is Latin-1: an English table with a few
-// dashes then takes half the memory. A Chinese one stays as it is.
+// per character only when every one is Latin-1: an English group with a few
+// dashes then takes half the memory. Text that is mostly Chinese (a fifth
+// or more of its characters) stays as it is: its escapes would take more.
 export function latin1JSON(json: string): string {
   const wide = json.match(/[^\x00-\xff]/g)?.length ?? 0;
   if (wide === 0 || 5 * wide >= json.length) return json;
