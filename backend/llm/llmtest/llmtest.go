@@ -46,6 +46,12 @@ const CutImmediately = -1
 type Turn struct {
 	// Model is reported in the chunks; default: the requested model.
 	Model string
+	// ForModel, when set, serves the turn only to a request for that
+	// model: each request takes the first queued turn that is for its model
+	// or for any. Conversations with different models running at once (one
+	// message to several models) then get their own turns whatever order
+	// their requests arrive in.
+	ForModel string
 	// Reasoning chunks stream first (OpenAI "reasoning_content", or the
 	// field named by ReasoningField; Ollama "thinking").
 	Reasoning []string
@@ -432,14 +438,17 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec Request) {
 		}
 		return
 	}
+	requested, _ := rec.Body["model"].(string)
+	forRequest := func(t Turn) bool { return t.ForModel == "" || t.ForModel == requested }
 	s.mu.Lock()
 	s.reqs = append(s.reqs, rec)
 	var turn Turn
 	ok := true
 	switch {
-	case len(s.turns) > 0:
-		turn = s.turns[0]
-		s.turns = s.turns[1:]
+	case slices.ContainsFunc(s.turns, forRequest):
+		i := slices.IndexFunc(s.turns, forRequest)
+		turn = s.turns[i]
+		s.turns = slices.Delete(s.turns, i, i+1)
 	case s.repeat != nil:
 		turn = *s.repeat
 	default:

@@ -227,3 +227,28 @@ func TestUnreachableURL(t *testing.T) {
 		t.Fatalf("something answered at %s", u)
 	}
 }
+
+// Turns for a model go to that model's requests whatever order they come
+// in; a turn for any model goes to the first request that has none of its
+// own queued before it.
+func TestForModel(t *testing.T) {
+	ft := &fakeT{TB: t}
+	srv := NewOpenAI(ft)
+	srv.Script(Turn{ForModel: "b", Text: []string{"for b"}}, Turn{ForModel: "a", Text: []string{"for a"}},
+		Turn{Text: []string{"for any"}}, Turn{ForModel: "b", Text: []string{"b again"}})
+	ask := func(model string) string {
+		resp := post(t, srv.BaseURL()+"/chat/completions", `{"model":"`+model+`","messages":[{"role":"user","content":"hi"}],"stream":true}`)
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	for _, step := range []struct{ model, want string }{{"a", "for a"}, {"a", "for any"}, {"b", "for b"}, {"b", "b again"}} {
+		if got := ask(step.model); !strings.Contains(got, `"content":"`+step.want+`"`) {
+			t.Errorf("model %s got %s, want %q", step.model, got, step.want)
+		}
+	}
+	// Nothing is left for c: the request fails the test, as with no turns.
+	srv.Script(Turn{ForModel: "a", Text: []string{"late a"}})
+	if resp := post(t, srv.BaseURL()+"/chat/completions", `{"model":"c"}`); resp.StatusCode != 500 || len(ft.errs) != 1 || srv.Pending() != 1 {
+		t.Errorf("status=%d errs=%v pending=%d", resp.StatusCode, ft.errs, srv.Pending())
+	}
+}

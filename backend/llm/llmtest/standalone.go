@@ -195,6 +195,7 @@ func (l logTB) Fatalf(format string, args ...any) {
 //	]
 type ScriptTurn struct {
 	Model          string   `json:"model,omitempty"`
+	ForModel       string   `json:"forModel,omitempty"`
 	Reasoning      []string `json:"reasoning,omitempty"`
 	ReasoningField string   `json:"reasoningField,omitempty"`
 	Text           []string `json:"text,omitempty"`
@@ -263,7 +264,7 @@ func ParseScript(b []byte) ([]Turn, error) {
 // Turn converts a script turn.
 func (st ScriptTurn) Turn() (Turn, error) {
 	t := Turn{
-		Model: st.Model, Reasoning: st.Reasoning, ReasoningField: st.ReasoningField,
+		Model: st.Model, ForModel: st.ForModel, Reasoning: st.Reasoning, ReasoningField: st.ReasoningField,
 		Text: append([]string(nil), st.Text...), Interleave: st.Interleave, NoIndex: st.NoIndex,
 		FinishReason: st.FinishReason, KeepAlives: st.KeepAlives,
 		Delay:    time.Duration(st.DelayMs * float64(time.Millisecond)),

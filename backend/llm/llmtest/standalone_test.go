@@ -15,7 +15,7 @@ func TestParseScript(t *testing.T) {
 	  {"toolCalls": [{"name": "echo", "arguments": {"message": "hi"}, "fragments": 2},
 	                 {"id": "c2", "name": "sum", "arguments": "{\"a\":1}"}], "interleave": true},
 	  {"text": ["a", "b"], "textRepeat": {"chunk": "x", "count": 3}, "delayMs": 1.5, "usage": {"prompt": 3, "completion": 4}},
-	  {"status": 429, "headers": {"Retry-After": "2"}}
+	  {"status": 429, "headers": {"Retry-After": "2"}, "forModel": "fake-2"}
 	]`))
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +32,7 @@ func TestParseScript(t *testing.T) {
 		turns[1].Usage == nil || turns[1].Usage.Completion != 4 {
 		t.Errorf("turn 2 = %+v", turns[1])
 	}
-	if turns[2].Status != 429 || turns[2].Headers["Retry-After"] != "2" {
+	if turns[2].Status != 429 || turns[2].Headers["Retry-After"] != "2" || turns[2].ForModel != "fake-2" {
 		t.Errorf("turn 3 = %+v", turns[2])
 	}
 

@@ -6,8 +6,10 @@ import { join } from 'node:path';
 
 export default function ({ test, expect, startApp, openPage, waitConnected, testServer, shots, startFakeLLM, addFakeProvider }) {
   test('compare: three models answer one message side by side, each approving its own tool call', async () => {
-    const call = { toolCalls: [{ name: 'demo__echo', arguments: { message: 'side by side' } }] };
-    const fake = await startFakeLLM([call, call, call, { text: ['Answer one.'] }, { text: ['Answer two.'] }, { text: ['Answer three.'] }],
+    // Each model has its own two turns: the columns' requests come in
+    // whatever order the three conversations reach them.
+    const call = (forModel) => ({ forModel, toolCalls: [{ name: 'demo__echo', arguments: { message: 'side by side' } }] });
+    const fake = await startFakeLLM(['one', 'two', 'three'].flatMap((n, i) => [call(`fake-${i + 1}`), { forModel: `fake-${i + 1}`, text: [`Answer ${n}.`] }]),
       { models: ['fake-1', 'fake-2', 'fake-3'] });
     const app = await startApp('compare', { mcpServers: { demo: { command: testServer } } });
     try {
@@ -35,7 +37,7 @@ export default function ({ test, expect, startApp, openPage, waitConnected, test
         await card.getByTestId('approval-run').click();
       }
       for (let i = 0; i < 3; i++) {
-        await columns.nth(i).locator('[data-testid="message-assistant"][data-status="complete"]').filter({ hasText: /Answer (one|two|three)\./ }).waitFor({ timeout: 30000 });
+        await columns.nth(i).locator('[data-testid="message-assistant"][data-status="complete"]').filter({ hasText: `Answer ${['one', 'two', 'three'][i]}.` }).waitFor({ timeout: 30000 });
         await columns.nth(i).getByTestId('compare-time').filter({ hasNotText: 'answering' }).waitFor({ timeout: 10000 });
         expect(/\d+ tokens/.test(await columns.nth(i).getByTestId('compare-tokens').innerText()), 'a column has no tokens');
       }
