@@ -38,13 +38,11 @@ import {
   type SendResult,
 } from '../api';
 import { ConversationList } from './chatList.svelte';
+import { nextFrame, type Schedule } from '../util/frames';
 import { TurnState, type ErrorNote } from './chatTurns.svelte';
 
 export { PAGE_SIZE, SEARCH_DELAY } from './chatList.svelte';
 export type { ErrorNote } from './chatTurns.svelte';
-
-/** The longest a buffered delta waits when animation frames do not come (hidden window), in ms. */
-const FLUSH_FALLBACK_MS = 100;
 
 const zeroUsage = (): TokenUsage => ({ promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 });
 
@@ -68,29 +66,6 @@ export function titleFrom(text: string): string {
 
 /** isVisible reports whether a message is shown in the transcript (user and assistant, not hidden). */
 export const isVisible = (m: Message): boolean => !m.hidden && (m.role === 'user' || m.role === 'assistant');
-
-type Schedule = (fn: () => void) => () => void;
-
-// nextFrame runs fn on the next animation frame, or after FLUSH_FALLBACK_MS
-// when frames do not come (a hidden window), whichever is first.
-const nextFrame: Schedule = (fn) => {
-  let done = false;
-  const run = () => {
-    if (done) return;
-    done = true;
-    cancel();
-  };
-  const raf = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => (run(), fn())) : 0;
-  const timer = setTimeout(() => (run(), fn()), FLUSH_FALLBACK_MS);
-  function cancel() {
-    if (raf && typeof cancelAnimationFrame === 'function') cancelAnimationFrame(raf);
-    clearTimeout(timer);
-  }
-  return () => {
-    done = true;
-    cancel();
-  };
-};
 
 /**
  * ChatStore is the Chat screen's state (SPEC D1–D7). It holds the open
