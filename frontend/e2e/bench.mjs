@@ -29,6 +29,37 @@ execFileSync('go', ['build', '-o', testServer, './backend/mcppool/testserver'], 
 const fakeLLM = join(work, 'fakellm');
 execFileSync('go', ['build', '-o', fakeLLM, './backend/llm/llmtest/fakellm'], { cwd: root, stdio: 'inherit' });
 const toolsOnly = process.env.BENCH_TOOLS_ONLY === '1';
+
+// listedTools asks the test server (over stdio, as the app does) for its
+// tool names: the "huge" server gets as many generated tools as make 10,000
+// in all (the pool keeps at most 10,000 of a server's tools), and the last
+// row is the last of them by name.
+async function listedTools(args = []) {
+  const proc = spawn(testServer, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+  const send = (m) => proc.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
+  const names = await new Promise((res, rej) => {
+    let buf = '';
+    proc.stdout.on('data', (d) => {
+      buf += d;
+      for (let nl; (nl = buf.indexOf('\n')) >= 0; buf = buf.slice(nl + 1)) {
+        const m = JSON.parse(buf.slice(0, nl));
+        if (m.id === 1) {
+          send({ method: 'notifications/initialized' });
+          send({ id: 2, method: 'tools/list', params: {} });
+        } else if (m.id === 2) {
+          if (m.result.nextCursor) rej(new Error('the test server paged its tools'));
+          res(m.result.tools.map((t) => t.name));
+        }
+      }
+    });
+    proc.on('exit', (c) => rej(new Error(`the test server exited with ${c}`)));
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } } });
+  });
+  proc.kill();
+  return names;
+}
+const FIXED_TOOLS = (await listedTools()).length;
+const HUGE = 10000 - FIXED_TOOLS;
 const chatOnly = process.env.BENCH_CHAT_ONLY === '1';
 
 // The 10,000-token reply: words (one token each) in paragraphs, with a list
@@ -78,7 +109,7 @@ writeFileSync(join(data, 'mcp.config.json'), JSON.stringify({ mcpServers: {
   demo: { command: testServer },
   ...(chatOnly ? {} : {
     many: { command: testServer, args: ['--tools', '1000'] },
-    huge: { command: testServer, args: ['--tools', '10000'] },
+    huge: { command: testServer, args: ['--tools', String(HUGE)] },
   }),
 } }));
 const bin = process.env.MCPDESK_BIN ? resolve(process.env.MCPDESK_BIN) : join(root, 'build/bin/mcpdesk-dev');
@@ -205,7 +236,13 @@ async function measure(change, want) {
       el.scrollTop = el.scrollHeight;
     }
     await new Promise((resolve, reject) => {
-      const give = setTimeout(() => reject(new Error(`not ready after 120 s: ${JSON.stringify(want)}`)), 120000);
+      const give = setTimeout(() => {
+        // What the list shows instead: its rows and where it is scrolled.
+        const rows = [...document.querySelectorAll(toolRows)].map((r) => r.dataset.testid.replace('tool-item-', ''));
+        const sc = document.querySelector(toolRows)?.closest('.scroll');
+        const at = sc ? `scrollTop ${sc.scrollTop} of ${sc.scrollHeight} (${sc.clientHeight} shown)` : 'no list';
+        reject(new Error(`not ready after 120 s: ${JSON.stringify(want)}; rows ${rows[0]}…${rows.at(-1)} (${rows.length}), ${at}`));
+      }, 120000);
       const check = () => {
         if (ready()) {
           clearTimeout(give);
@@ -246,7 +283,12 @@ async function listFigures(server, count, last, end, runs) {
 
 // last: the tool searched for; end: the last row (tool names sort as text).
 await listFigures('many', 1000, 'tool_1000', 'tool_1000', 6);
-await listFigures('huge', 10000, 'tool_10000', 'tool_9999', Number(process.env.BENCH_HUGE_RUNS || 4));
+{
+  // The list shows the tools in the server's order (mcp-go's, by name).
+  const names = await listedTools(['--tools', String(HUGE)]);
+  if (names.length !== 10000) throw new Error(`the huge server lists ${names.length} tools`);
+  await listFigures('huge', 10000, `tool_${String(HUGE).padStart(4, '0')}`, names.at(-1), Number(process.env.BENCH_HUGE_RUNS || 4));
+}
 
 // As measured before the list was virtualised: switch to the server, search
 // for its last tool and wait until it is listed (Playwright's round trips
