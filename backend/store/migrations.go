@@ -54,6 +54,7 @@ var migrations = []migration{
 	{Version: 9, Name: "answer versions", Up: addAnswerVersions},
 	{Version: 10, Name: "attachments by content", Up: createAttachments},
 	{Version: 11, Name: "usage days", Up: createUsageDays},
+	{Version: 12, Name: "usage days by model", Up: rekeyUsageDays},
 }
 
 // SchemaTooNewError reports a database written by a newer MCP Desk, whose

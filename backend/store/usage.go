@@ -435,41 +435,55 @@ type ConversationUsage struct {
 	UnpricedCalls int64
 }
 
+// usageByConversationSQL ranks the conversations by cost in two steps, for
+// speed (a year holds tens of thousands of conversations):
+//   - top sums each conversation's cost and tokens, the two things the
+//     order needs, and keeps the first limit;
+//   - sums adds up the rest (calls, each kind of token, unpriced calls) for
+//     those conversations only.
+//
+// A model's rate is a CASE arm, not a join with a table of rates: a join
+// looks the rate up again for every row.
 func usageByConversationSQL(f UsageFilter, offset time.Duration, rates []ModelRate, limit int) (string, []any) {
-	var args []any
-	rateSQL := `SELECT 0, 0.0, 0.0, 0.0 WHERE 0`
+	// The cost of a row: uncached prompt tokens at the input rate, cached
+	// ones at the cached rate, completion (reasoning included) at the
+	// output rate; NULL for a model without a rate.
+	const cached = "MIN(b.cached_tokens, b.prompt_tokens)"
+	cost, priced := "NULL", "b.calls"
+	var costArgs, pricedArgs []any
 	if len(rates) > 0 {
-		rateSQL = "VALUES " + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?), ", len(rates)), ", ")
+		arm := "WHEN ? THEN ((b.prompt_tokens - " + cached + ") * ? + " + cached + " * ? + b.completion_tokens * ?)"
+		cost = "CASE b.model_id " + strings.TrimSuffix(strings.Repeat(arm+" ", len(rates)), " ") + " END"
+		priced = "CASE WHEN b.model_id IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(rates)), ", ") + ") THEN 0 ELSE b.calls END"
 		for _, r := range rates {
-			args = append(args, r.ModelID, r.Input, r.Cached, r.Output)
+			costArgs = append(costArgs, r.ModelID, r.Input, r.Cached, r.Output)
+			pricedArgs = append(pricedArgs, r.ModelID)
 		}
 	}
-	src, sargs := usageSource(f, offset)
-	args = append(args, sargs...)
+	src, srcArgs := usageSource(f, offset)
 	if limit <= 0 {
 		limit = -1
 	}
-	args = append(args, limit)
-	// The cost of a bucket: uncached prompt tokens at the input rate,
-	// cached ones at the cached rate, completion (reasoning included) at
-	// the output rate.
-	q := `WITH rate (model_id, input, cached, output) AS (` + rateSQL + `)
-	SELECT g.conversation_id, COALESCE(c.title, ''), c.id IS NOT NULL, g.calls, g.p, g.c, g.ca, g.r, g.cost, g.unpriced, g.n
-	FROM (
-		SELECT b.conversation_id, SUM(b.calls) AS calls, SUM(b.prompt_tokens) AS p, SUM(b.completion_tokens) AS c,
-			SUM(b.cached_tokens) AS ca, SUM(b.reasoning_tokens) AS r,
-			TOTAL(((b.prompt_tokens - MIN(b.cached_tokens, b.prompt_tokens)) * r.input
-				+ MIN(b.cached_tokens, b.prompt_tokens) * r.cached + b.completion_tokens * r.output) / 1000000.0) AS cost,
-			SUM(CASE WHEN r.model_id IS NULL THEN b.calls ELSE 0 END) AS unpriced,
-			COUNT(*) OVER () AS n
+	q := `WITH top AS (
+		SELECT b.conversation_id AS id, TOTAL((` + cost + `) / 1000000.0) AS cost,
+			SUM(b.prompt_tokens + b.completion_tokens) AS tokens, COUNT(*) OVER () AS n
 		FROM ` + src + ` b
-		LEFT JOIN rate r ON r.model_id = b.model_id
 		GROUP BY b.conversation_id
-		ORDER BY cost DESC, p + c DESC, b.conversation_id DESC
+		ORDER BY cost DESC, tokens DESC, b.conversation_id DESC
 		LIMIT ?
-	) g
-	LEFT JOIN conversations c ON c.id = g.conversation_id
-	ORDER BY g.cost DESC, g.p + g.c DESC, g.conversation_id DESC`
+	), sums AS (
+		SELECT b.conversation_id AS id, SUM(b.calls) AS calls, SUM(b.prompt_tokens) AS p, SUM(b.completion_tokens) AS c,
+			SUM(b.cached_tokens) AS ca, SUM(b.reasoning_tokens) AS r, SUM(` + priced + `) AS unpriced
+		FROM ` + src + ` b
+		WHERE b.conversation_id IN (SELECT id FROM top)
+		GROUP BY b.conversation_id
+	)
+	SELECT top.id, COALESCE(c.title, ''), c.id IS NOT NULL, s.calls, s.p, s.c, s.ca, s.r, top.cost, s.unpriced, top.n
+	FROM top
+	JOIN sums s ON s.id = top.id
+	LEFT JOIN conversations c ON c.id = top.id
+	ORDER BY top.cost DESC, top.tokens DESC, top.id DESC`
+	args := append(append(append(append(costArgs, srcArgs...), limit), pricedArgs...), srcArgs...)
 	return q, args
 }
 

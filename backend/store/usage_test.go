@@ -268,6 +268,10 @@ func TestUsageByConversation(t *testing.T) {
 	if err != nil || len(rows) != 4 {
 		t.Fatalf("all without rates: %+v, %v", rows, err)
 	}
+	// Nothing costs anything: most tokens first.
+	if rows[0].ConversationID != c2.ID || rows[1].ConversationID != c1.ID || rows[2].ConversationID != 0 || rows[3].ConversationID != c3.ID {
+		t.Errorf("order without rates: %+v", rows)
+	}
 	for _, r := range rows {
 		if r.Cost != 0 || r.UnpricedCalls != r.Calls {
 			t.Errorf("without rates %+v", r)
@@ -306,5 +310,67 @@ func TestUsageQueryPlansUseIndexes(t *testing.T) {
 				t.Errorf("%s plan scans a table:\n%s", name, plan)
 			}
 		}
+	}
+}
+
+// Migration 12 keys the days by model before conversation: the sums read
+// the same after it (the days are built again when a zone is next asked
+// for), and the sums by day and model of whole days need no sort.
+func TestUsageDaysRekeyed(t *testing.T) {
+	ctx := context.Background()
+	st := openTest(t, t.TempDir())
+	rng := rand.New(rand.NewPCG(12, 12))
+	start := time.Date(2025, 5, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 300 {
+		r := UsageRecord{Time: start.Add(time.Duration(rng.IntN(10*24*60)) * time.Minute), ConversationID: int64(1 + rng.IntN(7)),
+			Provider: "p", Model: "m" + strconv.Itoa(rng.IntN(4)), PromptTokens: int64(1 + rng.IntN(1000)), CompletionTokens: int64(i)}
+		if _, err := st.AddUsage(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	offset := 8 * time.Hour
+	f := UsageFilter{From: start.Add(-offset).AddDate(0, 0, 1), To: start.Add(-offset).AddDate(0, 0, 8)}
+	sums := func() ([]UsageGroup, []ConversationUsage) {
+		t.Helper()
+		days, err := st.UsageByDay(ctx, f, offset, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.SortFunc(days, func(a, b UsageGroup) int { return int(a.Day-b.Day)*100 + int(a.ModelID-b.ModelID) })
+		convs, _, err := st.UsageByConversation(ctx, f, offset, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return days, convs
+	}
+	days, convs := sums()
+	if len(days) == 0 || len(convs) != 7 {
+		t.Fatalf("before: %d day groups, %d conversations", len(days), len(convs))
+	}
+	if err := st.DB().Transaction(rekeyUsageDays); err != nil {
+		t.Fatal(err)
+	}
+	var zones int64
+	st.DB().Raw(`SELECT COUNT(*) FROM usage_zones`).Scan(&zones)
+	if zones != 0 {
+		t.Errorf("%d zones kept their days across the migration", zones)
+	}
+	days2, convs2 := sums()
+	if !slices.Equal(days, days2) || !slices.Equal(convs, convs2) {
+		t.Errorf("sums changed:\nby day %+v\nthen   %+v\nby conversation %+v\nthen            %+v", days, days2, convs, convs2)
+	}
+	// New calls are kept in the new order too.
+	if _, err := st.AddUsage(ctx, UsageRecord{Time: start.Add(50 * time.Hour), ConversationID: 3, Provider: "p", Model: "m1", PromptTokens: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if days3, _ := sums(); slices.Equal(days, days3) {
+		t.Error("a call recorded after the migration is not in the days")
+	}
+	plans, err := st.UsageQueryPlans(ctx, f, offset, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan := strings.Join(plans["by day and model"], " | "); strings.Contains(plan, "TEMP B-TREE") || !strings.Contains(plan, "SEARCH usage_days USING PRIMARY KEY") {
+		t.Errorf("by day and model of whole days: %s", plan)
 	}
 }
