@@ -200,11 +200,18 @@ func (e *Engine) Send(ctx context.Context, req SendRequest, opts ...TurnOption) 
 	if err != nil {
 		return SendResult{}, err
 	}
+	// The turn starts now and reads its settings and routes while the
+	// message is stored; it waits for stored before anything else.
+	t.stored = make(chan struct{})
+	go e.run(t, nil)
 	user, err := e.st.AppendMessage(ctx, store.Message{
 		ConversationID: conv.ID, Role: store.RoleUser, Content: text, Attachments: attachments,
 	})
 	if err != nil {
-		e.abandon(t)
+		t.unsent.Store(true)
+		t.cancel(nil)
+		close(t.stored)
+		<-t.done // the conversation is free again when Send returns
 		return SendResult{}, err
 	}
 	if conv.Title == "" {
@@ -216,7 +223,7 @@ func (e *Engine) Send(ctx context.Context, req SendRequest, opts ...TurnOption) 
 	}
 	e.emitMessage(t, user)
 	e.emitConversations(conv.ID)
-	go e.run(t, nil)
+	close(t.stored)
 	return SendResult{TurnID: t.id, UserMessage: user}, nil
 }
 

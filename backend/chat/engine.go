@@ -289,6 +289,23 @@ type turn struct {
 	hold bool
 	// search is what the turn's tool searches found.
 	search toolSearch
+	// stored, when set, is closed once the user message the turn answers
+	// is stored and announced (Send): the turn reads its settings and
+	// routes meanwhile, and waits for it before it reads the conversation's
+	// messages or says anything. unsent marks a Send that failed: the turn
+	// then ends without a word.
+	stored chan struct{}
+	unsent atomic.Bool
+}
+
+// sent waits until the user message the turn answers is stored; false
+// when Send failed to store it.
+func (t *turn) sent() bool {
+	if t.stored == nil {
+		return true
+	}
+	<-t.stored
+	return !t.unsent.Load()
 }
 
 // store returns a context for writes that must happen even when the turn

@@ -36,9 +36,16 @@ func (e *Engine) run(t *turn, retry *retryCall) {
 	reason := DoneError
 	start := time.Now()
 	defer func() {
-		if r := recover(); r != nil {
+		r := recover()
+		if r != nil {
 			e.logger.Error("chat turn panicked", "conversation", t.conv, "turn", t.id,
 				"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+		}
+		if !t.sent() {
+			e.abandon(t) // Send failed and says why
+			return
+		}
+		if r != nil {
 			text := fmt.Sprintf("Internal error: %v. The reply was stopped.", r)
 			e.failMessage(t, text)
 			e.emitError(t, t.msgID.Load(), kindInternal, text, false)
@@ -95,8 +102,18 @@ func (e *Engine) failMessage(t *turn, text string) {
 // failure or Stop. It returns the chat:done reason.
 func (e *Engine) loop(t *turn, retry *retryCall) events.DoneReason {
 	ctx := t.ctx
+	// What does not depend on the user's message is read while Send
+	// stores it (a first token sooner); the turn says nothing before.
 	cs := e.settings(ctx)
 	conv, err := e.st.GetConversation(ctx, t.conv)
+	var routes []providers.Route
+	var routeErr error
+	if err == nil {
+		routes, routeErr = e.models.Routes(ctx, resolveModel(conv))
+	}
+	if !t.sent() {
+		return DoneCancelled // not reported: run abandons the turn
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return DoneCancelled
@@ -108,8 +125,7 @@ func (e *Engine) loop(t *turn, retry *retryCall) events.DoneReason {
 	if conv.Settings.MaxSteps != nil {
 		maxSteps = *conv.Settings.MaxSteps
 	}
-	routes, err := e.models.Routes(ctx, resolveModel(conv))
-	if err != nil {
+	if err := routeErr; err != nil {
 		if ctx.Err() != nil {
 			return DoneCancelled
 		}

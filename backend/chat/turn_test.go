@@ -972,3 +972,46 @@ func TestTurnRefusalsAreCoded(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The turn starts while Send stores the user message (it reads its
+// settings and routes meanwhile). When the message cannot be stored, Send
+// says why and the turn ends without a word: no event, no model request,
+// and the conversation is free at once for the next message.
+func TestSendThatCannotStoreSaysNothing(t *testing.T) {
+	en := newEnv(t, envConfig{})
+	en.llm.Script(llmtest.TextTurn("Stored this time."))
+	conv := en.newConv(nil)
+	db, err := en.st.DB().DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TRIGGER refuse BEFORE INSERT ON messages WHEN new.content = 'refuse me'
+		BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`); err != nil {
+		t.Fatal(err)
+	}
+	before := len(en.rec.all())
+	if _, err := en.e.Send(en.ctx, SendRequest{ConversationID: conv.ID, Text: "refuse me"}); err == nil || !strings.Contains(err.Error(), "refused by the test") {
+		t.Fatalf("Send = %v, want the store's refusal", err)
+	}
+	if evs := en.rec.all()[before:]; len(evs) != 0 {
+		t.Errorf("a Send that stored nothing emitted:\n%s", en.rec.dump())
+	}
+	if view, err := en.e.Conversation(en.ctx, conv.ID); err != nil || view.Running != "" {
+		t.Fatalf("after the failed Send: running %q, %v", view.Running, err)
+	}
+	res := en.send(conv.ID, "Try again")
+	if d := en.done(res.TurnID); d.Reason != DoneStop {
+		t.Fatalf("done = %+v", d)
+	}
+	if reqs := en.llm.Requests(); len(reqs) != 1 {
+		t.Fatalf("%d model requests, want the second Send's only", len(reqs))
+	}
+	// The window hears of the user's message before anything of the turn.
+	evs := en.rec.all()[before:]
+	if len(evs) < 2 || evs[0].name != events.ChatMessage || evs[0].payload.(events.ChatMessagePayload).Message.Role != store.RoleUser {
+		t.Errorf("first events: %s", en.rec.dump())
+	}
+	if msgs := en.messages(conv.ID); len(msgs) != 2 || msgs[0].Content != "Try again" || msgs[1].Content != "Stored this time." {
+		t.Errorf("stored %+v", msgs)
+	}
+}
