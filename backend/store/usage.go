@@ -42,6 +42,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 	"time"
 
@@ -483,8 +484,7 @@ func usageByConversationSQL(f UsageFilter, offset time.Duration, rates []ModelRa
 	JOIN sums s ON s.id = top.id
 	LEFT JOIN conversations c ON c.id = top.id
 	ORDER BY top.cost DESC, top.tokens DESC, top.id DESC`
-	args := append(append(append(append(costArgs, srcArgs...), limit), pricedArgs...), srcArgs...)
-	return q, args
+	return q, slices.Concat(costArgs, srcArgs, []any{limit}, pricedArgs, srcArgs)
 }
 
 // UsageByConversation sums the calls f selects per conversation (its

@@ -14,8 +14,9 @@ import (
 // A year of 15-minute buckets is still hundreds of thousands of rows for a
 // heavy user (issue 16: a year's aggregates in at most 100 ms). So the
 // ledger keeps a third level: usage_days, the same sums per day of a time
-// zone, model and conversation (keyed in that order, see rekeyUsageDays). Days depend on the zone, and the window
-// asks in the user's own (one or two in a lifetime), so a zone gets its
+// zone, model and conversation (keyed in that order, see rekeyUsageDays).
+// Days depend on the zone, and the window asks in the user's own (one or
+// two in a lifetime), so a zone gets its
 // days the first time it is asked for (usage_zones; built from the buckets
 // once, in a second for a million calls) and triggers keep them from then
 // on, for the four zones used last. A query reads whole days of its range

@@ -179,17 +179,7 @@ func BenchmarkUsageAggregates1M(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	models, err := e.st.UsageModels(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	table, _ := e.prices(ctx)
-	var rates []store.ModelRate
-	for _, m := range models {
-		if p, ok := table.lookup(m.Provider, m.Preset, m.Model); ok {
-			rates = append(rates, p.rate(m.ID))
-		}
-	}
+	models, rates := benchRates(b, e)
 	b.Run("ByDay365d", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := e.st.UsageByDay(ctx, sp.filter(q), sp.offset, models); err != nil {
@@ -222,17 +212,7 @@ func logPlans(b *testing.B, e *Engine, last string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	table, _ := e.prices(context.Background())
-	models, err := e.st.UsageModels(context.Background())
-	if err != nil {
-		b.Fatal(err)
-	}
-	var rates []store.ModelRate
-	for _, m := range models {
-		if p, ok := table.lookup(m.Provider, m.Preset, m.Model); ok {
-			rates = append(rates, p.rate(m.ID))
-		}
-	}
+	_, rates := benchRates(b, e)
 	f := store.UsageFilter{From: sp.from, To: sp.to, ConversationID: 1}
 	// The first query in a zone builds its days.
 	built := time.Now()
@@ -262,4 +242,25 @@ func logPlans(b *testing.B, e *Engine, last string) {
 			b.Fatalf("%s does not search the days of the rollup", name)
 		}
 	}
+}
+
+// benchRates returns the ledger's models and the rates of those priced, as
+// Summary reads them.
+func benchRates(b *testing.B, e *Engine) ([]store.UsageModel, []store.ModelRate) {
+	b.Helper()
+	table, err := e.prices(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	models, err := e.st.UsageModels(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rates []store.ModelRate
+	for _, m := range models {
+		if p, ok := table.lookup(m.Provider, m.Preset, m.Model); ok {
+			rates = append(rates, p.rate(m.ID))
+		}
+	}
+	return models, rates
 }

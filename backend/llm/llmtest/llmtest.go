@@ -444,9 +444,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, rec Request) {
 	s.reqs = append(s.reqs, rec)
 	var turn Turn
 	ok := true
-	switch {
-	case slices.ContainsFunc(s.turns, forRequest):
-		i := slices.IndexFunc(s.turns, forRequest)
+	switch i := slices.IndexFunc(s.turns, forRequest); {
+	case i >= 0:
 		turn = s.turns[i]
 		s.turns = slices.Delete(s.turns, i, i+1)
 	case s.repeat != nil:

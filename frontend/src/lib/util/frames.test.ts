@@ -57,6 +57,20 @@ describe('frameBudget', () => {
     expect(frameBudget.left()).toBe(true);
   });
 
+  it('run takes what its work took, also when the work throws', () => {
+    expect(frameBudget.run(() => (vi.advanceTimersByTime(FRAME_BUDGET_MS / 2), 'html'))).toBe('html');
+    expect(frameBudget.left()).toBe(true);
+    expect(() =>
+      frameBudget.run(() => {
+        vi.advanceTimersByTime(FRAME_BUDGET_MS / 2);
+        throw new Error('bad block');
+      }),
+    ).toThrow('bad block');
+    expect(frameBudget.left()).toBe(false);
+    vi.advanceTimersToNextFrame();
+    expect(frameBudget.left()).toBe(true);
+  });
+
   it('is whole again after the fallback when frames do not come', () => {
     vi.stubGlobal('requestAnimationFrame', undefined);
     try {

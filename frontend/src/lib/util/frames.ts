@@ -50,6 +50,15 @@ export const frameBudget = {
   left(): boolean {
     return spent < FRAME_BUDGET_MS;
   },
+  /** run runs work and takes the time it took from this frame's budget. */
+  run<T>(work: () => T): T {
+    const began = performance.now();
+    try {
+      return work();
+    } finally {
+      this.spend(performance.now() - began);
+    }
+  },
   /** spend takes ms from this frame's budget. */
   spend(ms: number): void {
     spent += ms;
