@@ -200,30 +200,23 @@ func (e *Engine) Send(ctx context.Context, req SendRequest, opts ...TurnOption) 
 	if err != nil {
 		return SendResult{}, err
 	}
-	// The turn starts now and reads its settings and routes while the
-	// message is stored; it waits for stored before anything else.
+	// The turn stores the message itself, in one commit with its reply's
+	// row while the request goes out, so that the first token waits for
+	// the slower of the two rather than for both. Send returns once the
+	// message is stored and announced, or could not be.
+	t.pending = &store.Message{ConversationID: conv.ID, Role: store.RoleUser, Content: text, Attachments: attachments}
+	t.sendConv = conv
+	if conv.Title == "" {
+		t.title = titleFrom(text)
+	}
 	t.stored = make(chan struct{})
 	go e.run(t, nil)
-	user, err := e.st.AppendMessage(ctx, store.Message{
-		ConversationID: conv.ID, Role: store.RoleUser, Content: text, Attachments: attachments,
-	})
-	if err != nil {
-		t.unsent.Store(true)
-		t.cancel(nil)
-		close(t.stored)
+	<-t.stored
+	if t.storeErr != nil {
 		<-t.done // the conversation is free again when Send returns
-		return SendResult{}, err
+		return SendResult{}, t.storeErr
 	}
-	if conv.Title == "" {
-		if title := titleFrom(text); title != "" {
-			if err := e.st.RenameConversation(ctx, conv.ID, title); err != nil {
-				e.logger.Warn("title conversation", "conversation", conv.ID, "err", err)
-			}
-		}
-	}
-	e.emitMessage(t, user)
-	e.emitConversations(conv.ID)
-	close(t.stored)
+	user := t.user
 	return SendResult{TurnID: t.id, UserMessage: user}, nil
 }
 

@@ -289,23 +289,17 @@ type turn struct {
 	hold bool
 	// search is what the turn's tool searches found.
 	search toolSearch
-	// stored, when set, is closed once the user message the turn answers
-	// is stored and announced (Send): the turn reads its settings and
-	// routes meanwhile, and waits for it before it reads the conversation's
-	// messages or says anything. unsent marks a Send that failed: the turn
-	// then ends without a word.
-	stored chan struct{}
-	unsent atomic.Bool
-}
-
-// sent waits until the user message the turn answers is stored; false
-// when Send failed to store it.
-func (t *turn) sent() bool {
-	if t.stored == nil {
-		return true
-	}
-	<-t.stored
-	return !t.unsent.Load()
+	// pending, when set, is the user's message the turn answers, which
+	// Send left to the turn to store: the turn stores it with its reply's
+	// row in one commit while the request goes out (storeUser). title names
+	// a new conversation after it. stored is closed once it is stored and
+	// announced (user), or could not be (storeErr); Send waits for that.
+	pending  *store.Message
+	sendConv store.Conversation // the conversation as Send read it
+	title    string
+	stored   chan struct{}
+	user     store.Message
+	storeErr error
 }
 
 // store returns a context for writes that must happen even when the turn

@@ -41,7 +41,7 @@ func (e *Engine) run(t *turn, retry *retryCall) {
 			e.logger.Error("chat turn panicked", "conversation", t.conv, "turn", t.id,
 				"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 		}
-		if !t.sent() {
+		if !e.settle(t) {
 			e.abandon(t) // Send failed and says why
 			return
 		}
@@ -54,6 +54,37 @@ func (e *Engine) run(t *turn, retry *retryCall) {
 		e.finish(t, reason, time.Since(start))
 	}()
 	reason = e.loop(t, retry)
+}
+
+// storeUser stores the user's message Send left to the turn, with the
+// messages in with after it in the same commit (the reply's row), names a
+// new conversation after it, announces it and lets Send return. It returns
+// the messages of with as stored. A message that cannot be stored ends the
+// turn without a word: Send says why.
+func (e *Engine) storeUser(t *turn, with ...store.Message) ([]store.Message, error) {
+	out, err := e.st.AppendMessages(t.store(), t.title, append([]store.Message{*t.pending}, with...)...)
+	t.pending = nil
+	if err != nil {
+		t.storeErr = err
+		close(t.stored)
+		return nil, err
+	}
+	t.user = out[0]
+	e.emitMessage(t, t.user)
+	e.emitConversations(t.conv)
+	close(t.stored)
+	return out[1:], nil
+}
+
+// settle stores the user's message when the turn has not yet (it ends, or
+// says something, before its first reply): nothing the user sent is lost,
+// and it is announced before anything about it. False when it cannot be
+// stored.
+func (e *Engine) settle(t *turn) bool {
+	if t.pending != nil {
+		_, _ = e.storeUser(t)
+	}
+	return t.storeErr == nil
 }
 
 // finish ends a turn: what still waits on it expires, the conversation is
@@ -102,16 +133,38 @@ func (e *Engine) failMessage(t *turn, text string) {
 // failure or Stop. It returns the chat:done reason.
 func (e *Engine) loop(t *turn, retry *retryCall) events.DoneReason {
 	ctx := t.ctx
-	// What does not depend on the user's message is read while Send
-	// stores it (a first token sooner); the turn says nothing before.
-	cs := e.settings(ctx)
-	conv, err := e.st.GetConversation(ctx, t.conv)
+	var cs ChatSettings
+	var conv store.Conversation
+	var err error
+	// Step 1 of a Send reads the messages before the user's (stored with
+	// the reply's row) beside the routes, which may ask the keychain: what
+	// comes before the request is the first token's wait.
+	var early struct {
+		done chan struct{}
+		msgs []store.Message
+		err  error
+	}
+	if t.pending != nil {
+		conv = t.sendConv
+		early.done = make(chan struct{})
+		go func() {
+			defer close(early.done)
+			cs = e.settings(ctx)
+			early.msgs, early.err = e.st.Messages(ctx, t.conv)
+		}()
+	} else {
+		cs = e.settings(ctx)
+		conv, err = e.st.GetConversation(ctx, t.conv)
+	}
 	var routes []providers.Route
 	var routeErr error
 	if err == nil {
 		routes, routeErr = e.models.Routes(ctx, resolveModel(conv))
 	}
-	if !t.sent() {
+	if early.done != nil {
+		<-early.done
+	}
+	if (err != nil || routeErr != nil) && !e.settle(t) {
 		return DoneCancelled // not reported: run abandons the turn
 	}
 	if err != nil {
@@ -161,7 +214,16 @@ func (e *Engine) loop(t *turn, retry *retryCall) events.DoneReason {
 				conv = c
 			}
 		}
-		msgs, err := e.st.Messages(ctx, conv.ID)
+		var msgs []store.Message
+		if step == 1 && early.done != nil {
+			msgs, err = early.msgs, early.err
+		} else {
+			msgs, err = e.st.Messages(ctx, conv.ID)
+		}
+		if err == nil && t.pending != nil {
+			// Sent with the messages before it; stored with the reply's row.
+			msgs = append(msgs, *t.pending)
+		}
 		var history []llm.Message
 		off := e.offer(conv.Settings)
 		if err == nil {
@@ -171,7 +233,7 @@ func (e *Engine) loop(t *turn, retry *retryCall) events.DoneReason {
 			history, err = e.history(ctx, conv, msgs, off.servers)
 		}
 		if err != nil {
-			if ctx.Err() != nil {
+			if ctx.Err() != nil || !e.settle(t) {
 				return DoneCancelled
 			}
 			e.emitError(t, 0, kindInternal, fmt.Sprintf("Could not read the conversation: %v", err), false)
@@ -200,8 +262,9 @@ func (e *Engine) loop(t *turn, retry *retryCall) events.DoneReason {
 // the turn ends here.
 func (e *Engine) callModel(t *turn, conv store.Conversation, step, maxSteps int, routes []providers.Route,
 	history []llm.Message, off offer) (store.Message, events.DoneReason) {
-	// The reply's row is written while the request goes out, so that the
-	// first token waits for the slower of the two rather than for both.
+	// The reply's row (for a Send, in one commit with the user's message)
+	// is written while the request goes out, so that the first token waits
+	// for the slower of the two rather than for both.
 	// What the stream brings waits for the row (ready): the window hears
 	// of the message, then the step, then its text, as before.
 	ctx, stopStream := context.WithCancel(t.ctx)
@@ -211,9 +274,18 @@ func (e *Engine) callModel(t *turn, conv store.Conversation, step, maxSteps int,
 	var placeErr error
 	go func() {
 		defer close(placed)
-		msg, placeErr = e.st.AppendMessage(t.store(), store.Message{
+		row := store.Message{
 			ConversationID: t.conv, Role: store.RoleAssistant, Status: store.MessageStreaming, Model: modelLabel(routes[0]),
-		})
+		}
+		if t.pending != nil {
+			// The user's message and the reply's row: one commit.
+			var rows []store.Message
+			if rows, placeErr = e.storeUser(t, row); placeErr == nil {
+				msg = rows[0]
+			}
+		} else {
+			msg, placeErr = e.st.AppendMessage(t.store(), row)
+		}
 		if placeErr != nil {
 			stopStream()
 			return
@@ -299,6 +371,9 @@ func (e *Engine) callModel(t *turn, conv store.Conversation, step, maxSteps int,
 	}
 	res, err := llm.StreamWithFallback(ctx, targets, req, e.opts.Retry, onDelta, onAttempt)
 	if !ready() {
+		if t.storeErr != nil {
+			return msg, DoneCancelled // not reported: run abandons the turn
+		}
 		e.emitError(t, 0, kindInternal, fmt.Sprintf("Could not save the reply: %v", placeErr), false)
 		return msg, DoneError
 	}

@@ -19,18 +19,45 @@ import (
 // stored, with ID, Seq and times set. Status defaults to complete. It moves
 // the conversation's UpdatedAt.
 func (s *Store) AppendMessage(ctx context.Context, m Message) (Message, error) {
-	if m.Status == "" {
-		m.Status = MessageComplete
-	}
-	if err := m.validate(); err != nil {
-		return Message{}, fmt.Errorf("append message: %w", err)
-	}
-	row, err := m.row()
+	out, err := s.AppendMessages(ctx, "", m)
 	if err != nil {
-		return Message{}, fmt.Errorf("append message: %w", err)
+		return Message{}, err
 	}
+	return out[0], nil
+}
+
+// AppendMessages adds msgs, in order, at the end of their conversation in
+// one transaction (one commit: a user's message and the row of the reply
+// that answers it) and returns them as stored, like AppendMessage. title,
+// when not "", becomes the conversation's title if it has none yet (a new
+// conversation named by its first message); it does not move UpdatedAt.
+// Every message must belong to the same conversation.
+func (s *Store) AppendMessages(ctx context.Context, title string, msgs ...Message) ([]Message, error) {
+	if len(msgs) == 0 {
+		return nil, errors.New("append messages: no message")
+	}
+	title, err := cleanTitle(title)
+	if err != nil {
+		return nil, fmt.Errorf("append messages: %w", err)
+	}
+	conv := msgs[0].ConversationID
 	t := now()
-	row.ID, row.CreatedAt, row.UpdatedAt = 0, t, t
+	rows := make([]messageRow, len(msgs))
+	for i, m := range msgs {
+		if m.ConversationID != conv {
+			return nil, fmt.Errorf("append messages: message %d is for conversation %d, not %d", i, m.ConversationID, conv)
+		}
+		if m.Status == "" {
+			m.Status = MessageComplete
+		}
+		if err := m.validate(); err != nil {
+			return nil, fmt.Errorf("append message: %w", err)
+		}
+		if rows[i], err = m.row(); err != nil {
+			return nil, fmt.Errorf("append message: %w", err)
+		}
+		rows[i].ID, rows[i].CreatedAt, rows[i].UpdatedAt = 0, t, t
+	}
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var next struct{ Exists, Seq int }
 		// One query answers both "does the conversation exist" and "what
@@ -38,33 +65,52 @@ func (s *Store) AppendMessage(ctx context.Context, m Message) (Message, error) {
 		if err := tx.Raw(`SELECT
 				EXISTS (SELECT 1 FROM conversations WHERE id = ?) AS "exists",
 				COALESCE((SELECT MAX(seq) FROM messages WHERE conversation_id = ?), 0) + 1 AS seq`,
-			m.ConversationID, m.ConversationID).Scan(&next).Error; err != nil {
+			conv, conv).Scan(&next).Error; err != nil {
 			return err
 		}
 		if next.Exists == 0 {
-			return conversationNotFound(m.ConversationID)
+			return conversationNotFound(conv)
 		}
-		row.Seq = next.Seq
-		tip, err := branchTip(tx, m.ConversationID)
+		tip, err := branchTip(tx, conv)
 		if err != nil {
 			return err
 		}
-		row.VersionGroup, row.Version, row.SelectedVersion = nil, 1, 1
-		if tip.ID != 0 {
-			row.VersionGroup, row.Version = &tip.ID, tip.SelectedVersion
+		for i := range rows {
+			row := &rows[i]
+			row.Seq = next.Seq + i
+			row.VersionGroup, row.Version, row.SelectedVersion = nil, 1, 1
+			if tip.ID != 0 {
+				group := tip.ID
+				row.VersionGroup, row.Version = &group, tip.SelectedVersion
+			}
+			if err := tx.Create(row).Error; err != nil {
+				return err
+			}
+			if row.Role == string(RoleUser) {
+				// A user's message is the tip of what follows it.
+				tip = tipRow{ID: row.ID, SelectedVersion: row.SelectedVersion}
+			}
 		}
-		if err := tx.Create(&row).Error; err != nil {
-			return err
+		if title != "" {
+			if err := tx.Exec(`UPDATE conversations SET title = ? WHERE id = ? AND title = ''`, title, conv).Error; err != nil {
+				return err
+			}
 		}
-		return touchConversation(tx, m.ConversationID, t)
+		return touchConversation(tx, conv, t)
 	})
 	if errors.Is(err, ErrConversationNotFound) {
-		return Message{}, err
+		return nil, err
 	}
 	if err != nil {
-		return Message{}, fmt.Errorf("append message to conversation %d: %w", m.ConversationID, err)
+		return nil, fmt.Errorf("append message to conversation %d: %w", conv, err)
 	}
-	return row.message()
+	out := make([]Message, len(rows))
+	for i, r := range rows {
+		if out[i], err = r.message(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // UpdateMessage rewrites the changeable fields of message m.ID — Content,

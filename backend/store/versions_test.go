@@ -505,3 +505,73 @@ func BenchmarkMigrateAnswerVersions(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// A user's message and its reply's row appended in one commit are stored as
+// two appends would store them: the reply answers the message, on the
+// version the person is on, and a new conversation takes its title.
+func TestAppendMessagesAsOneCommit(t *testing.T) {
+	f := newVersionsFixture(t)
+	ctx := context.Background()
+	if err := f.st.SelectVersion(ctx, f.conv, f.q1.ID, 2); err != nil {
+		t.Fatal(err)
+	}
+	out, err := f.st.AppendMessages(ctx, "ignored: the conversation has a title",
+		Message{ConversationID: f.conv, Role: RoleUser, Content: "q3"},
+		Message{ConversationID: f.conv, Role: RoleAssistant, Status: MessageStreaming, Model: "p/m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q3, a := out[0], out[1]
+	if q3.VersionGroup != f.q1.ID || q3.Version != 2 {
+		t.Errorf("q3 = group %d version %d, want version 2 of q1's answer", q3.VersionGroup, q3.Version)
+	}
+	if a.VersionGroup != q3.ID || a.Version != 1 || a.Seq != q3.Seq+1 || a.Status != MessageStreaming {
+		t.Errorf("reply = group %d version %d seq %d status %s, want version 1 of q3's answer (%d) at seq %d, streaming",
+			a.VersionGroup, a.Version, a.Seq, a.Status, q3.ID, q3.Seq+1)
+	}
+	want := []string{"user:q1", "assistant:second answer okapi", "user:q3", "assistant:"}
+	if got := contents(t, f.st, f.conv); !sameList(got, want) {
+		t.Errorf("visible = %q, want %q", got, want)
+	}
+	c, err := f.st.GetConversation(ctx, f.conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Title == "ignored: the conversation has a title" {
+		t.Errorf("a conversation with a title was renamed")
+	}
+
+	// A new conversation is named by its first message, in the same commit.
+	fresh, err := f.st.CreateConversation(ctx, "", ConversationSettings{Provider: "ollama", Model: "llama3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = f.st.AppendMessages(ctx, "first question",
+		Message{ConversationID: fresh.ID, Role: RoleUser, Content: "first question"},
+		Message{ConversationID: fresh.ID, Role: RoleAssistant, Status: MessageStreaming})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[0].VersionGroup != 0 || out[1].VersionGroup != out[0].ID {
+		t.Errorf("first exchange: user group %d, reply group %d, want 0 and %d", out[0].VersionGroup, out[1].VersionGroup, out[0].ID)
+	}
+	if c, err := f.st.GetConversation(ctx, fresh.ID); err != nil || c.Title != "first question" {
+		t.Errorf("new conversation's title = %q (%v), want %q", c.Title, err, "first question")
+	}
+
+	// Nothing is written when one message is refused.
+	before := contents(t, f.st, fresh.ID)
+	if _, err := f.st.AppendMessages(ctx, "",
+		Message{ConversationID: fresh.ID, Role: RoleUser, Content: "q"},
+		Message{ConversationID: fresh.ID, Role: "robot"}); err == nil {
+		t.Error("a message with an unknown role was appended")
+	}
+	if _, err := f.st.AppendMessages(ctx, "",
+		Message{ConversationID: fresh.ID, Role: RoleUser, Content: "q"},
+		Message{ConversationID: f.conv, Role: RoleAssistant}); err == nil {
+		t.Error("messages of two conversations were appended together")
+	}
+	if got := contents(t, f.st, fresh.ID); !sameList(got, before) {
+		t.Errorf("after refused appends: visible = %q, want %q", got, before)
+	}
+}
