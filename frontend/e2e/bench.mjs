@@ -13,7 +13,8 @@
 //
 // MCPDESK_BIN runs another dev binary than build/bin/mcpdesk-dev;
 // BENCH_TOOLS_ONLY=1 prints only the tool-list figures;
-// BENCH_CHAT_ONLY=1 prints only the chat figures.
+// BENCH_CHAT_ONLY=1 prints only the chat figures; BENCH_TRACE=file writes a
+// Chromium trace of the whole-reply run and prints what its long tasks hold.
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -326,6 +327,8 @@ async function chatFrames() {
     await page.getByTestId('composer-input').fill(`Write ${TOKENS} tokens (${label}).`);
     // Send is enabled once the model list is in.
     await page.waitForFunction(() => !document.querySelector('[data-testid="composer-send"]')?.disabled, null, { timeout: 15000 });
+    const tracing = process.env.BENCH_TRACE && label === 'as fast as it can';
+    if (tracing) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink'] });
     const r = await page.evaluate(async (end) => {
       const frames = [];
       let first = 0, last = 0, sent = 0, done = false;
@@ -367,6 +370,7 @@ async function chatFrames() {
       const banners = await page.getByTestId('chat-error').allInnerTexts().catch(() => []);
       throw new Error(`${e.message}; chat errors: ${banners.join(' | ') || 'none'}; screenshot ${shot}`);
     });
+    if (tracing) traceSummary(await browser.stopTracing(), process.env.BENCH_TRACE);
     const xs = [...r.frames].sort((a, b) => a - b);
     const q = (p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
     // rAF timestamps jitter around the 16.7 ms vsync (16.6–16.8): a frame
@@ -378,4 +382,24 @@ async function chatFrames() {
       ` p50 ${q(0.5).toFixed(1)} ms, p95 ${q(0.95).toFixed(1)} ms, max ${xs.at(-1).toFixed(1)} ms;` +
       ` ${missed} frames > 25 ms (a vsync missed), ${long} > 50 ms; target p95 < 16.7 ms: ${q(0.95) < 17.2 ? 'met (within vsync jitter)' : 'NOT met'}`);
   }
+}
+
+// traceSummary writes a Chromium trace (BENCH_TRACE=file) and prints the
+// main thread's tasks over 30 ms with the time of the events inside them
+// by name: what a long frame is made of.
+function traceSummary(buf, file) {
+  writeFileSync(file, buf);
+  const evs = JSON.parse(buf.toString()).traceEvents ?? [];
+  const main = evs.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const mine = evs.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur);
+  const tasks = mine.filter((e) => e.name === 'RunTask' && e.dur > 30000);
+  for (const t of tasks) {
+    const by = {};
+    for (const e of mine) {
+      if (e !== t && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur && e.name !== 'RunTask') by[e.name] = (by[e.name] ?? 0) + e.dur;
+    }
+    const top = Object.entries(by).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([n, d]) => `${n} ${(d / 1000).toFixed(1)}`).join(', ');
+    console.log(`  long task ${(t.dur / 1000).toFixed(1)} ms: ${top}`);
+  }
+  console.log(`  trace: ${file} (${tasks.length} main-thread tasks over 30 ms)`);
 }

@@ -620,6 +620,7 @@ describe('Chat: a 10,000-token reply', () => {
     const N = 10_000;
     const BATCH = 250;
     let expected = '';
+    let firstParagraph: Element | null = null;
     for (let i = 0; i < N; i += BATCH) {
       for (let j = i; j < i + BATCH; j++) {
         const d = (j + 1) % 500 === 0 ? `w${j}\n\n` : `w${j} `;
@@ -628,6 +629,12 @@ describe('Chat: a 10,000-token reply', () => {
       }
       // One animation frame between bursts, as deltas arrive from Go.
       await new Promise((r) => setTimeout(r, 17));
+      // A finished block is placed once: its nodes stay while the text grows.
+      const p = screen.getByTestId('message-markdown').querySelector('p');
+      if (i >= 1000 && p) {
+        firstParagraph ??= p;
+        expect(p).toBe(firstParagraph);
+      }
     }
     t.finish();
     t.done();
@@ -635,6 +642,7 @@ describe('Chat: a 10,000-token reply', () => {
     const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
     await waitFor(() => expect(norm(md.textContent ?? '')).toBe(norm(expected)));
     expect(md.querySelectorAll('p')).toHaveLength(20);
+    expect(md.querySelector('p')).toBe(firstParagraph);
     const renders = renderStats.renders - before;
     const applied = r.stores.chat.flushes - flushes;
     expect(applied).toBeLessThanOrEqual(N / BATCH + 2);

@@ -36,13 +36,23 @@ const COPY_ICON =
   '<svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.75" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><rect x="9" y="9" width="13" height="13" rx="2"/><path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1"/></svg>';
 
 /**
- * renderChatMarkdown turns markdown into sanitised HTML. Every code block
- * gets a header with its language and a copy button (class code-copy,
- * labelled copyLabel): the button is added after sanitising, so a model
- * can never write one. Every remote image is a placeholder
- * (placeholdRemoteImages).
+ * renderChatMarkdown turns markdown into sanitised HTML (renderChatNodes,
+ * serialised).
  */
 export function renderChatMarkdown(text: string, copyLabel: string): string {
+  return fragmentHTML(renderChatNodes(text, copyLabel));
+}
+
+/**
+ * renderChatNodes turns markdown into sanitised nodes of this document,
+ * to be inserted as they are: parsing the HTML again would cost a long
+ * reply's frames a second parse per block, and what is inserted is what
+ * the sanitiser checked (no mutation on a re-parse). Every code block gets
+ * a header with its language and a copy button (class code-copy, labelled
+ * copyLabel): the button is added after sanitising, so a model can never
+ * write one. Every remote image is a placeholder (placeholdRemoteImages).
+ */
+export function renderChatNodes(text: string, copyLabel: string): DocumentFragment {
   renderStats.renders++;
   const frag = sanitize(md.parse(text, { async: false }));
   placeholdRemoteImages(frag);
@@ -66,7 +76,7 @@ export function renderChatMarkdown(text: string, copyLabel: string): string {
     pre.replaceWith(block);
     block.append(head, pre);
   }
-  return fragmentHTML(frag);
+  return frag;
 }
 
 const FENCE = /^\s*(`{3,}|~{3,})/;
