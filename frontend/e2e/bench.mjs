@@ -328,7 +328,7 @@ async function chatFrames() {
     // Send is enabled once the model list is in.
     await page.waitForFunction(() => !document.querySelector('[data-testid="composer-send"]')?.disabled, null, { timeout: 15000 });
     const tracing = process.env.BENCH_TRACE && label === 'as fast as it can';
-    if (tracing) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink'] });
+    if (tracing) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'disabled-by-default-v8.cpu_profiler'] });
     const r = await page.evaluate(async (end) => {
       const frames = [];
       let first = 0, last = 0, sent = 0, done = false;
@@ -400,6 +400,37 @@ function traceSummary(buf, file) {
     }
     const top = Object.entries(by).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([n, d]) => `${n} ${(d / 1000).toFixed(1)}`).join(', ');
     console.log(`  long task ${(t.dur / 1000).toFixed(1)} ms: ${top}`);
+    const js = Object.entries(jsSelf(evs, main, t)).sort((a, b) => b[1] - a[1]).slice(0, 10)
+      .map(([n, d]) => `${n} ${(d / 1000).toFixed(1)}`).join(', ');
+    if (js) console.log(`    JavaScript (self ms): ${js}`);
   }
   console.log(`  trace: ${file} (${tasks.length} main-thread tasks over 30 ms)`);
+}
+
+// jsSelf sums the main thread's JavaScript samples inside task t by
+// function (self time, µs), from the trace's V8 CPU profile chunks.
+function jsSelf(evs, main, t) {
+  const nodes = new Map();
+  const out = {};
+  // The main thread's profile; its chunks come from the profiler's thread.
+  const profile = evs.find((e) => e.name === 'Profile' && e.pid === main.pid && e.tid === main.tid);
+  if (!profile) return out;
+  let time = profile.args.data.startTime;
+  for (const e of evs) {
+    if (e.name === 'ProfileChunk' && e.pid === main.pid && e.id === profile.id) {
+      const p = e.args.data.cpuProfile ?? {};
+      for (const n of p.nodes ?? []) nodes.set(n.id, n);
+      const deltas = e.args.data.timeDeltas ?? [];
+      (p.samples ?? []).forEach((id, i) => {
+        time += deltas[i] ?? 0;
+        const next = (deltas[i + 1] ?? 0);
+        if (time < t.ts || time > t.ts + t.dur) return;
+        const f = nodes.get(id)?.callFrame;
+        if (!f) return;
+        const name = `${f.functionName || '(anonymous)'}@${(f.url || '').split('/').pop()}:${f.lineNumber + 1}`;
+        out[name] = (out[name] ?? 0) + next;
+      });
+    }
+  }
+  return out;
 }
