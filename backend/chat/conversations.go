@@ -178,8 +178,9 @@ func (e *Engine) Export(ctx context.Context, id int64, format ExportFormat) (str
 	}
 }
 
-// Send stores a user message and starts a turn answering it; it returns at
-// once. A conversation with a running turn refuses with ErrBusy.
+// Send starts a turn answering a user message and returns once the turn has
+// stored it, without waiting for the reply. A conversation with a running
+// turn refuses with ErrBusy.
 func (e *Engine) Send(ctx context.Context, req SendRequest, opts ...TurnOption) (SendResult, error) {
 	text := strings.TrimRight(req.Text, " \t\r\n")
 	if strings.TrimSpace(text) == "" && len(req.Attachments) == 0 {
@@ -216,8 +217,7 @@ func (e *Engine) Send(ctx context.Context, req SendRequest, opts ...TurnOption) 
 		<-t.done // the conversation is free again when Send returns
 		return SendResult{}, t.storeErr
 	}
-	user := t.user
-	return SendResult{TurnID: t.id, UserMessage: user}, nil
+	return SendResult{TurnID: t.id, UserMessage: t.user}, nil
 }
 
 // Regenerate answers the last user message again as a new version of its
