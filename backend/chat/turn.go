@@ -215,14 +215,15 @@ func (e *Engine) loop(t *turn, retry *retryCall) events.DoneReason {
 			}
 		}
 		var msgs []store.Message
-		if step == 1 && early.done != nil {
+		if t.pending != nil {
+			// Sent with the messages before it, read beside the routes;
+			// stored with the reply's row.
 			msgs, err = early.msgs, early.err
+			if err == nil {
+				msgs = append(msgs, *t.pending)
+			}
 		} else {
 			msgs, err = e.st.Messages(ctx, conv.ID)
-		}
-		if err == nil && t.pending != nil {
-			// Sent with the messages before it; stored with the reply's row.
-			msgs = append(msgs, *t.pending)
 		}
 		var history []llm.Message
 		off := e.offer(conv.Settings)

@@ -973,13 +973,11 @@ func TestTurnRefusalsAreCoded(t *testing.T) {
 	}
 }
 
-// The turn starts while Send stores the user message (it reads its
-// settings and routes meanwhile). When the message cannot be stored, Send
-// says why and the turn ends without a word: no event, no model request,
-// and the conversation is free at once for the next message.
 // The user's message is stored in one commit with its reply's row while
-// the request goes out: a message that cannot be stored may already have
-// been sent, and its request is cut. Nothing is announced or kept of it.
+// the request goes out. When the message cannot be stored, Send says why
+// and the turn ends without a word: no event, nothing kept, the request
+// (if it got out) cut, and the conversation free at once for the next
+// message.
 func TestSendThatCannotStoreSaysNothing(t *testing.T) {
 	en := newEnv(t, envConfig{})
 	// The refused message's request, if it gets out, streams slowly: it is

@@ -6,12 +6,15 @@
 // build from the output.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { renderChatMarkdown } from '../components/chat/markdown';
+import { renderChatNodes } from '../components/chat/markdown';
 import { renderMarkdown } from '../components/inspector/markdown';
 import golden from './testdata/hostile-remote.json';
+import { fragmentHTML } from './sanitize';
 
 const PATHS: Array<[string, (md: string) => string]> = [
-  ['chat', (md) => renderChatMarkdown(md, 'Copy code')],
+  // The chat places the sanitised nodes; serialised here, and parsed again
+  // below, they are checked as the stricter round trip.
+  ['chat', (md) => fragmentHTML(renderChatNodes(md, 'Copy code'))],
   ['inspector', renderMarkdown],
 ];
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { plainPreview, snippetParts } from './format';
-import { renderChatMarkdown, splitBlocks } from './markdown';
+import { renderChatNodes, splitBlocks } from './markdown';
 
+// The nodes as the chat places them.
 const render = (md: string) => {
   const div = document.createElement('div');
-  div.innerHTML = renderChatMarkdown(md, 'Copy code');
+  div.append(renderChatNodes(md, 'Copy code'));
   return div;
 };
 

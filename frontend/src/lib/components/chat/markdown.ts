@@ -6,7 +6,7 @@
 // the block still being written is rendered again as text arrives.
 
 import { Marked, type Tokens } from 'marked';
-import { createSanitizer, fragmentHTML, placeholdRemoteImages } from '../../content/sanitize';
+import { createSanitizer, placeholdRemoteImages } from '../../content/sanitize';
 import { escapeHTML } from '../../util/json';
 import { highlight, knownLanguage } from './highlight';
 
@@ -34,14 +34,6 @@ export const renderStats = { renders: 0 };
 
 const COPY_ICON =
   '<svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.75" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><rect x="9" y="9" width="13" height="13" rx="2"/><path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1"/></svg>';
-
-/**
- * renderChatMarkdown turns markdown into sanitised HTML (renderChatNodes,
- * serialised).
- */
-export function renderChatMarkdown(text: string, copyLabel: string): string {
-  return fragmentHTML(renderChatNodes(text, copyLabel));
-}
 
 /**
  * renderChatNodes turns markdown into sanitised nodes of this document,
