@@ -160,6 +160,14 @@ func (d *dialer) dial(ctx context.Context, srv mcpconfig.Server) (*Session, erro
 	if srv.ProtocolVersion != "" {
 		opts = append(opts, client.WithProtocolVersion(srv.ProtocolVersion))
 	}
+	if d.auth != nil && usesOAuth(srv) {
+		// The authorizer signs in or refreshes inside the round trip of the
+		// server/discover probe. mcp-go bounds that probe at 5 s and then
+		// takes the server for a legacy one: a sign-in that takes longer
+		// (a person at the browser, a loaded machine) sent initialize to a
+		// 2026 server. The handshake's own deadline bounds the probe here.
+		opts = append(opts, client.WithDiscoverTimeout(-1))
+	}
 	if d.elicitor != nil {
 		opts = append(opts, client.WithElicitationHandler(elicitHandler{server: srv.ID, e: d.elicitor}))
 	}
