@@ -280,3 +280,52 @@ func TestVersionRetryOnce(t *testing.T) {
 		t.Fatalf("%d requests, answer %d; want 2 and the 400", n, resp.StatusCode)
 	}
 }
+
+// slowFirst is an authorizer's transport whose first request takes longer
+// than mcp-go's own 5 s bound on the server/discover probe, as a sign-in
+// at the browser or a refresh on a loaded machine does.
+type slowFirst struct {
+	base  http.RoundTripper
+	delay time.Duration
+	once  sync.Once
+}
+
+func (s *slowFirst) RoundTrip(r *http.Request) (*http.Response, error) {
+	s.once.Do(func() {
+		select {
+		case <-time.After(s.delay):
+		case <-r.Context().Done():
+		}
+	})
+	return s.base.RoundTrip(r)
+}
+
+// A remote server whose authorizer takes longer than 5 s on the first
+// round trip (the sign-in happens inside it) is still discovered at
+// 2026-07-28: the probe is bounded by the handshake's deadline, so the
+// client does not take the server for a legacy one and send initialize.
+func TestSlowSignInDoesNotFallBackToInitialize(t *testing.T) {
+	t.Parallel()
+	s := &statelessServer{}
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	auth := func(_ mcpconfig.Server, base http.RoundTripper) http.RoundTripper {
+		return &slowFirst{base: base, delay: 5500 * time.Millisecond}
+	}
+	sess, err := Connect(ctx, mcpconfig.Server{ID: "s", Type: mcpconfig.HTTP, URL: ts.URL + "/mcp", ProtocolVersion: "2026-07-28"},
+		ConnectOptions{Env: testEnv(), ClientInfo: mcp.Implementation{Name: "mcpdesk-test", Version: "1"}, Auth: auth})
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(sess.Close)
+	if sess.Protocol != "2026-07-28" {
+		t.Errorf("protocol %q; want 2026-07-28", sess.Protocol)
+	}
+	for _, r := range s.requests("") {
+		if r.Method == "initialize" {
+			t.Errorf("the client sent initialize after a slow discover probe")
+		}
+	}
+}
