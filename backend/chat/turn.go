@@ -133,36 +133,21 @@ func (e *Engine) failMessage(t *turn, text string) {
 // failure or Stop. It returns the chat:done reason.
 func (e *Engine) loop(t *turn, retry *retryCall) events.DoneReason {
 	ctx := t.ctx
-	var cs ChatSettings
-	var conv store.Conversation
-	var err error
-	// Step 1 of a Send reads the messages before the user's (stored with
-	// the reply's row) beside the routes, which may ask the keychain: what
-	// comes before the request is the first token's wait.
-	var early struct {
-		done chan struct{}
-		msgs []store.Message
-		err  error
-	}
-	if t.pending != nil {
-		conv = t.sendConv
-		early.done = make(chan struct{})
-		go func() {
-			defer close(early.done)
-			cs = e.settings(ctx)
-			early.msgs, early.err = e.st.Messages(ctx, t.conv)
-		}()
-	} else {
-		cs = e.settings(ctx)
+	// What comes before the request is the first token's wait. It is read
+	// here, one query after another, not beside the routes in a second
+	// goroutine: database/sql hands this goroutine the connection Send has
+	// just used, whose page cache is warm, where a second connection had to
+	// reload what the last turn's commits invalidated (0.3-0.5 ms measured
+	// on the settings read alone, more than the overlap saved).
+	cs := e.settings(ctx)
+	conv, err := t.sendConv, error(nil)
+	if t.pending == nil {
 		conv, err = e.st.GetConversation(ctx, t.conv)
 	}
 	var routes []providers.Route
 	var routeErr error
 	if err == nil {
 		routes, routeErr = e.models.Routes(ctx, resolveModel(conv))
-	}
-	if early.done != nil {
-		<-early.done
 	}
 	if (err != nil || routeErr != nil) && !e.settle(t) {
 		return DoneCancelled // not reported: run abandons the turn
@@ -215,15 +200,10 @@ func (e *Engine) loop(t *turn, retry *retryCall) events.DoneReason {
 			}
 		}
 		var msgs []store.Message
-		if t.pending != nil {
-			// Sent with the messages before it, read beside the routes;
-			// stored with the reply's row.
-			msgs, err = early.msgs, early.err
-			if err == nil {
-				msgs = append(msgs, *t.pending)
-			}
-		} else {
-			msgs, err = e.st.Messages(ctx, conv.ID)
+		msgs, err = e.st.Messages(ctx, conv.ID)
+		if err == nil && t.pending != nil {
+			// Sent now; stored with the reply's row.
+			msgs = append(msgs, *t.pending)
 		}
 		var history []llm.Message
 		off := e.offer(conv.Settings)
