@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatElapsed, formatNumber } from './format';
+import { dateTimeFormat, formatDuration, formatElapsed, formatNumber } from './format';
 
 // One helper writes every duration and number (issue 12): Intl's units, so
 // a Chinese screen never mixes "3 ms", "2 毫秒" and "9.5秒".
@@ -66,5 +66,17 @@ describe('durations are written in one place', () => {
     };
     for (const [file, cat] of Object.entries(catalogues)) walk(cat, file);
     expect(bad).toEqual([]);
+  });
+});
+
+describe('dateTimeFormat', () => {
+  it('makes each format once and writes what toLocale* writes', () => {
+    const d = new Date(2026, 10, 25, 9, 5);
+    const a = dateTimeFormat('en', { hour: '2-digit', minute: '2-digit' });
+    expect(dateTimeFormat('en', { hour: '2-digit', minute: '2-digit' })).toBe(a);
+    expect(dateTimeFormat('zh-CN', { hour: '2-digit', minute: '2-digit' })).not.toBe(a);
+    expect(a.format(d)).toBe(d.toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' }));
+    expect(dateTimeFormat('zh-CN', { weekday: 'short' }).format(d)).toBe(d.toLocaleDateString('zh-CN', { weekday: 'short' }));
+    expect(dateTimeFormat('en', { month: 'short', day: 'numeric', year: 'numeric' }).format(d)).toBe('Nov 25, 2026');
   });
 });

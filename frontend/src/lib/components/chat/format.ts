@@ -1,6 +1,7 @@
 // Formatting for the chat: token counts, times in the sidebar, snippets.
 
 import { SNIPPET_END, SNIPPET_START } from '../../api';
+import { dateTimeFormat } from '../../util/format';
 
 /** formatTokens writes a token count with grouping: 1,234. */
 export function formatTokens(n: number): string {
@@ -16,9 +17,10 @@ export function shortTime(iso: string, locale: string, now = Date.now()): string
   if (!Number.isFinite(t)) return '';
   const d = new Date(t);
   const today = new Date(now);
-  if (d.toDateString() === today.toDateString()) return d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
-  if (now - t < 6 * 86_400_000 && now >= t) return d.toLocaleDateString(locale, { weekday: 'short' });
-  return d.toLocaleDateString(locale, { month: 'short', day: 'numeric', ...(d.getFullYear() !== today.getFullYear() ? { year: 'numeric' } : {}) });
+  if (d.toDateString() === today.toDateString()) return dateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(d);
+  if (now - t < 6 * 86_400_000 && now >= t) return dateTimeFormat(locale, { weekday: 'short' }).format(d);
+  const year: Intl.DateTimeFormatOptions = d.getFullYear() !== today.getFullYear() ? { year: 'numeric' } : {};
+  return dateTimeFormat(locale, { month: 'short', day: 'numeric', ...year }).format(d);
 }
 
 /** SnippetPart is a piece of a search snippet; mark is true for a match. */

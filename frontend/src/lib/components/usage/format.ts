@@ -1,14 +1,7 @@
 // Numbers, money and days for the Usage and Audit screens (durations: util/format), in
 // the UI language (Intl): 1,234 / 1.2K / 12万, $0.0123, "Mar 5" / "3月5日".
 
-// Formatters are costly to make and tables make many numbers: keep them.
-const formatters = new Map<string, Intl.NumberFormat>();
-function nf(locale: string, o: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${locale}|${JSON.stringify(o)}`;
-  let f = formatters.get(key);
-  if (!f) formatters.set(key, (f = new Intl.NumberFormat(locale, o)));
-  return f;
-}
+import { dateTimeFormat, numberFormat as nf } from '../../util/format';
 
 /** count writes a whole number with grouping. */
 export function count(n: number, locale: string): string {
@@ -42,23 +35,20 @@ export function parseDay(day: string): Date {
 /** shortDay writes a day as "Mar 5" (the year too when it is not this year's). */
 export function shortDay(day: string, locale: string, now = new Date()): string {
   const d = parseDay(day);
-  return d.toLocaleDateString(locale, {
-    month: 'short',
-    day: 'numeric',
-    ...(d.getFullYear() !== now.getFullYear() ? { year: 'numeric' } : {}),
-  });
+  const year: Intl.DateTimeFormatOptions = d.getFullYear() !== now.getFullYear() ? { year: 'numeric' } : {};
+  return dateTimeFormat(locale, { month: 'short', day: 'numeric', ...year }).format(d);
 }
 
 /** longDay writes a day in full: "Thu, Mar 5, 2026". */
 export function longDay(day: string, locale: string): string {
-  return parseDay(day).toLocaleDateString(locale, { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' });
+  return dateTimeFormat(locale, { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' }).format(parseDay(day));
 }
 
 /** dateTime writes an RFC 3339 time as a local date and time to the second. */
 export function dateTime(iso: string, locale: string): string {
   const t = Date.parse(iso);
   if (!Number.isFinite(t)) return iso;
-  return new Date(t).toLocaleString(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return dateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(new Date(t));
 }
 
 /** days lists every day from `from` to `to`, inclusive (at most 1,000). */
