@@ -83,7 +83,7 @@ bench: deps-test dev-binary
 	go test -tags sqlite_fts5 -run '^$$' -bench 'Pipeline' -benchtime 3x ./backend/chat/
 	# The first-token overhead with the key in a real keychain (a private gnome-keyring).
 	d=$$(mktemp -d) && XDG_DATA_HOME=$$d dbus-run-session -- build/scripts/with-keyring.sh env MCPDESK_BENCH_KEYCHAIN=1 \
-	  go test -tags sqlite_fts5 -run '^$$' -bench 'PipelineRatio' -benchtime 5x -count 3 ./backend/chat/; rc=$$?; rm -rf $$d; exit $$rc
+	  go test -tags sqlite_fts5 -run '^$$' -bench 'PipelineRatio' -benchtime 40x -count 3 ./backend/chat/; rc=$$?; rm -rf $$d; exit $$rc
 	go test -tags sqlite_fts5 -run '^$$' -bench 'ToolSearch150' -benchtime 1x ./backend/chat/
 	go test -tags sqlite_fts5 -run '^$$' -bench 'Search100k' -benchtime 20x -v ./backend/store/
 	go test -tags sqlite_fts5 -run '^$$' -bench 'UsageAggregates1M' -benchtime 5x -v -timeout 30m ./backend/usage/
