@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { plainPreview, snippetParts } from './format';
-import { renderChatNodes, renderStats, splitBlocks, warmMarkdown } from './markdown';
+import { renderChatNodes, splitBlocks } from './markdown';
 
 // The nodes as the chat places them.
 const render = (md: string) => {
@@ -65,36 +65,5 @@ describe('plainPreview', () => {
     );
     expect(plainPreview('```go\nfmt.Println(1)\n```')).toBe('fmt.Println(1)');
     expect(plainPreview('2 * 3 * 4 = 24, snake_case_name')).toBe('2 * 3 * 4 = 24, snake_case_name');
-  });
-});
-
-describe('warmMarkdown', () => {
-  it('renders its sample one piece per idle moment, counts no render, and stops when told', () => {
-    const queued: (() => void)[] = [];
-    const schedule = (fn: () => void) => {
-      queued.push(fn);
-      return () => queued.splice(queued.indexOf(fn), 1);
-    };
-    const before = renderStats.renders;
-    const stop = warmMarkdown('Copy', schedule);
-    let steps = 0;
-    while (queued.length && steps < 3) {
-      queued.shift()!();
-      steps++;
-    }
-    expect(steps).toBe(3);
-    expect(queued).toHaveLength(1); // one piece at a time
-    stop();
-    expect(queued).toHaveLength(0);
-    // Run to the end: every piece renders without an error.
-    const all = warmMarkdown('Copy', schedule);
-    let n = 0;
-    while (queued.length) {
-      queued.shift()!();
-      n++;
-    }
-    all();
-    expect(n).toBeGreaterThan(5);
-    expect(renderStats.renders).toBe(before);
   });
 });

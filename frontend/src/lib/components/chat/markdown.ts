@@ -46,10 +46,6 @@ const COPY_ICON =
  */
 export function renderChatNodes(text: string, copyLabel: string): DocumentFragment {
   renderStats.renders++;
-  return render(text, copyLabel);
-}
-
-function render(text: string, copyLabel: string): DocumentFragment {
   const frag = sanitize(md.parse(text, { async: false }));
   placeholdRemoteImages(frag);
   for (const pre of frag.querySelectorAll('pre')) {
@@ -73,40 +69,6 @@ function render(text: string, copyLabel: string): DocumentFragment {
     block.append(head, pre);
   }
   return frag;
-}
-
-// What the first reply after launch would pay in its frames otherwise:
-// V8 compiling the markdown, sanitising and highlighting code on first use,
-// and highlight.js compiling a language's grammar the first time a fence
-// names it (24-61 ms in one task of a trace: a frame over 50 ms).
-const WARM = [
-  '# A heading\n\nSome *text* with `code` and a [link](https://example.com).\n\n- a list\n- [x] of items\n\n> a quote\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n---',
-  // The languages MCP servers and their users write most.
-  ...['typescript', 'javascript', 'python', 'go', 'bash', 'json'].map((lang) => '```' + lang + '\nx\n```'),
-];
-
-const idle = (fn: () => void): (() => void) => {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(fn, { timeout: 2000 });
-    return () => cancelIdleCallback(id);
-  }
-  const id = setTimeout(fn, 100);
-  return () => clearTimeout(id);
-};
-
-/**
- * warmMarkdown renders a small sample of markdown, one piece at a time
- * when the page is idle, so that the first reply does not pay for what is
- * done once (above). It returns what stops it; the nodes are dropped.
- */
-export function warmMarkdown(copyLabel: string, schedule = idle): () => void {
-  let i = 0;
-  let cancel = schedule(step);
-  function step() {
-    render(WARM[i++], copyLabel);
-    cancel = i < WARM.length ? schedule(step) : () => {};
-  }
-  return () => cancel();
 }
 
 const FENCE = /^\s*(`{3,}|~{3,})/;
