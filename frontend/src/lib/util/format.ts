@@ -12,46 +12,35 @@ export function clockTime(ms: number): string {
 
 type Unit = 'millisecond' | 'second' | 'minute' | 'hour';
 
-const numberFormats = new Map<string, Intl.NumberFormat>();
-
-/**
- * numberFormat returns the Intl.NumberFormat of locale and options, made
- * once: formatters are costly to make, and tables and lists write many
- * numbers.
- */
-export function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let f = numberFormats.get(key);
-  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(locale, options)));
-  return f;
+// Intl formatters are costly to make (each compiles the locale's patterns:
+// about a millisecond here, more for the first of a locale), and lists and
+// tables format row by row: each is made once per locale and options.
+function kept<O, F>(make: (locale: string, options: O) => F): (locale: string, options: O) => F {
+  const made = new Map<string, F>();
+  return (locale, options) => {
+    const key = `${locale}|${JSON.stringify(options)}`;
+    let f = made.get(key);
+    if (!f) made.set(key, (f = make(locale, options)));
+    return f;
+  };
 }
+
+/** numberFormat returns the Intl.NumberFormat of locale and options, made once. */
+export const numberFormat = kept((l, o: Intl.NumberFormatOptions) => new Intl.NumberFormat(l, o));
+
+/** dateTimeFormat returns the Intl.DateTimeFormat of locale and options, made once. */
+export const dateTimeFormat = kept((l, o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(l, o));
+
+const listFormat = kept((l, o: Intl.ListFormatOptions) => new Intl.ListFormat(l, o));
 
 /** unit formats n of unit in locale, with at most digits decimals (at least min). */
 function unit(n: number, u: Unit, locale: string, digits = 0, min = 0): string {
   return numberFormat(locale, { style: 'unit', unit: u, unitDisplay: 'short', minimumFractionDigits: min, maximumFractionDigits: digits }).format(n);
 }
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * dateTimeFormat returns the Intl.DateTimeFormat of locale and options, made
- * once: each one compiles the locale's patterns (about a millisecond here,
- * 12 ms for the first), and a list of dates re-renders row by row.
- */
-export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let f = dateFormats.get(key);
-  if (!f) dateFormats.set(key, (f = new Intl.DateTimeFormat(locale, options)));
-  return f;
-}
-
-const listFormats = new Map<string, Intl.ListFormat>();
-
 /** both joins two parts of one duration as the locale does ("2 min 5 sec", "2分钟5秒"). */
 function both(a: string, b: string, locale: string): string {
-  let f = listFormats.get(locale);
-  if (!f) listFormats.set(locale, (f = new Intl.ListFormat(locale, { type: 'unit', style: 'narrow' })));
-  return f.format([a, b]);
+  return listFormat(locale, { type: 'unit', style: 'narrow' }).format([a, b]);
 }
 
 /**
