@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # window-bench.sh prints two figures of the production window under Xvfb:
 #   - cold start: process start → frontend ready (the app logs "window ready"
-#     with since_start when the DOM is ready), median of 5 runs;
+#     with since_start when the DOM is ready), 5 runs, each beside a run of
+#     the floor: an empty Wails window (build/bench/emptywindow) on the same
+#     WebKitGTK, which prints the same line, once as Wails sets it up and
+#     once with the engine and rendering options MCP Desk sets (-tuned). The
+#     difference of the medians to the tuned floor is what MCP Desk adds to
+#     the start of its toolkit on this machine. The very first launch, which
+#     also creates the data folder, is printed apart;
 #   - resident memory of the app plus its WebKit processes, idle, with 3
 #     stdio servers connected (their own memory is reported apart).
 set -euo pipefail
@@ -12,6 +18,7 @@ work=$(mktemp -d)
 xvfb=""
 trap '[ -n "$xvfb" ] && kill $xvfb 2>/dev/null; rm -rf "$work"' EXIT
 go build -o "$work/testserver" ./backend/mcppool/testserver
+go build -tags desktop,production,webkit2_41 -trimpath -ldflags "-w -s" -o "$work/emptywindow" ./build/bench/emptywindow
 display=$(build/scripts/free-display.sh)
 Xvfb "$display" -screen 0 1280x820x24 -nolisten tcp >/dev/null 2>&1 &
 xvfb=$!
@@ -25,15 +32,48 @@ run_app() { # $1 = data dir; starts the app, waits for ready, echoes the pid
   echo "$pid"
 }
 
-starts=()
+# ms LOG: the since_start of the first "window ready" line, in ms.
+ms() { grep -o 'since_start=[0-9.]*m\?s' "$1" | head -1 | cut -d= -f2 | awk '/ms$/ {print $0+0; next} {print ($0+0)*1000}'; }
+median() { tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# A first, unmeasured start: it builds the font cache of the fresh
+# XDG_CACHE_HOME, which would otherwise count against whichever ran first.
+XDG_CACHE_HOME="$work/xdg-cache" "$work/emptywindow" >/dev/null 2>&1 &
+warm=$!
+sleep 3
+kill "$warm"; wait "$warm" 2>/dev/null || true
+
+# floor N [-tuned]: starts the empty window, waits for ready, echoes its ms.
+floor() {
+  local log="$work/empty$1${2:-}.log" pid
+  XDG_DATA_HOME="$work/xdg" XDG_CACHE_HOME="$work/xdg-cache" "$work/emptywindow" ${2:-} >"$log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 300); do grep -q "window ready" "$log" && break; sleep 0.05; done
+  kill "$pid"; wait "$pid" 2>/dev/null || true
+  ms "$log"
+}
+
+# The first launch creates the data folder and its database; the measured
+# starts open them again, as every later launch does.
+d="$work/desk"; mkdir -p "$d"
+pid=$(run_app "$d")
+first=$(ms "$d/app.log")
+kill "$pid"; wait "$pid" 2>/dev/null || true
+
+starts=(); floors=(); tuned=()
 for i in 1 2 3 4 5; do
-  d="$work/cold$i"; mkdir -p "$d"
+  floors+=("$(floor "$i")")
+  tuned+=("$(floor "$i" -tuned)")
   pid=$(run_app "$d")
-  ms=$(grep -o 'since_start=[0-9.]*m\?s' "$d/app.log" | head -1 | cut -d= -f2)
-  starts+=("$ms")
+  starts+=("$(ms "$d/app.log")")
   kill "$pid"; wait "$pid" 2>/dev/null || true
 done
-echo "cold start to frontend ready (5 runs): ${starts[*]}"
+desk=$(echo "${starts[*]}" | median)
+empty=$(echo "${floors[*]}" | median)
+etuned=$(echo "${tuned[*]}" | median)
+echo "cold start to frontend ready, ms (5 alternating runs): MCP Desk ${starts[*]}; empty Wails window ${floors[*]}; the same, tuned as MCP Desk ${tuned[*]}"
+echo "first launch (a new data folder): $first ms"
+echo "cold start medians: MCP Desk $desk ms, empty Wails window $empty ms, tuned $etuned ms: MCP Desk adds $((desk - etuned)) ms to the tuned floor"
 
 d="$work/mem"; mkdir -p "$d"
 printf '{"mcpServers": {"a": {"command": "%s"}, "b": {"command": "%s"}, "c": {"command": "%s"}}}' \
