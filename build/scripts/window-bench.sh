@@ -7,7 +7,10 @@
 #     once with the engine and rendering options MCP Desk sets (-tuned). The
 #     difference of the medians to the tuned floor is what MCP Desk adds to
 #     the start of its toolkit on this machine. The very first launch, which
-#     also creates the data folder, is printed apart;
+#     also creates the data folder, is printed apart, and so is the time
+#     until the app's interface is mounted ("interface mounted"): ready is
+#     when the page's scripts have run, before the saved preferences are
+#     read and the interface is drawn;
 #   - resident memory of the app plus its WebKit processes, idle, with 3
 #     stdio servers connected (their own memory is reported apart).
 set -euo pipefail
@@ -25,15 +28,15 @@ xvfb=$!
 sleep 0.5
 export DISPLAY=$display
 
-run_app() { # $1 = data dir; starts the app, waits for ready, echoes the pid
+run_app() { # $1 = data dir; starts the app, waits for its interface, echoes the pid
   XDG_DATA_HOME="$work/xdg" XDG_CACHE_HOME="$work/xdg-cache" "$bin" --data-dir "$1" >"$1/app.log" 2>&1 &
   local pid=$!
-  for _ in $(seq 1 300); do grep -q "window ready" "$1/app.log" && break; sleep 0.05; done
+  for _ in $(seq 1 300); do grep -q "interface mounted" "$1/app.log" && break; sleep 0.05; done
   echo "$pid"
 }
 
-# ms LOG: the since_start of the first "window ready" line, in ms.
-ms() { grep -o 'since_start=[0-9.]*m\?s' "$1" | head -1 | cut -d= -f2 | awk '/ms$/ {print $0+0; next} {print ($0+0)*1000}'; }
+# ms LOG [LINE]: the since_start of the first LINE ("window ready") in LOG, in ms.
+ms() { grep "${2:-window ready}" "$1" | grep -o 'since_start=[0-9.]*m\?s' | head -1 | cut -d= -f2 | awk '/ms$/ {print $0+0; next} {print ($0+0)*1000}'; }
 median() { tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 # A first, unmeasured start: it builds the font cache of the fresh
@@ -60,12 +63,13 @@ pid=$(run_app "$d")
 first=$(ms "$d/app.log")
 kill "$pid"; wait "$pid" 2>/dev/null || true
 
-starts=(); floors=(); tuned=()
+starts=(); mounts=(); floors=(); tuned=()
 for i in 1 2 3 4 5; do
   floors+=("$(floor "$i")")
   tuned+=("$(floor "$i" -tuned)")
   pid=$(run_app "$d")
   starts+=("$(ms "$d/app.log")")
+  mounts+=("$(ms "$d/app.log" "interface mounted")")
   kill "$pid"; wait "$pid" 2>/dev/null || true
 done
 desk=$(echo "${starts[*]}" | median)
@@ -73,6 +77,7 @@ empty=$(echo "${floors[*]}" | median)
 etuned=$(echo "${tuned[*]}" | median)
 echo "cold start to frontend ready, ms (5 alternating runs): MCP Desk ${starts[*]}; empty Wails window ${floors[*]}; the same, tuned as MCP Desk ${tuned[*]}"
 echo "first launch (a new data folder): $first ms"
+echo "MCP Desk to its interface mounted (the saved theme and language applied, the stores listening), ms: ${mounts[*]}; median $(echo "${mounts[*]}" | median)"
 echo "cold start medians: MCP Desk $desk ms, empty Wails window $empty ms, tuned $etuned ms: MCP Desk adds $((desk - etuned)) ms to the tuned floor"
 
 d="$work/mem"; mkdir -p "$d"
