@@ -90,6 +90,26 @@ describe('Chat: conversation and streaming', () => {
     expect(screen.getByTestId('chat-title')).toHaveTextContent('Hello there');
   });
 
+  it('grows the composer with its text, and after Send takes its own height without measuring the page', async () => {
+    const r = await openChat();
+    const area = screen.getByTestId('composer-input') as HTMLTextAreaElement;
+    let reads = 0;
+    let height = 300;
+    Object.defineProperty(area, 'scrollHeight', { configurable: true, get: () => (reads++, height) });
+    await r.user.type(area, 'one{Shift>}{Enter}{/Shift}two');
+    await waitFor(() => expect(area.style.height).toBe('240px'));
+    height = 90;
+    await r.user.type(area, '{Backspace}');
+    await waitFor(() => expect(area.style.height).toBe('90px'));
+    const before = reads;
+    await r.user.keyboard('{Enter}');
+    await waitFor(() => expect(r.fake.callsOf('chat.Send').length).toBe(1));
+    await waitFor(() => expect(area).toHaveValue(''));
+    await waitFor(() => expect(area.style.height).toBe(''));
+    // Empty, it reads no layout: that would lay out the messages Send just added.
+    expect(reads).toBe(before);
+  });
+
   it('renders a long reply that arrives whole over several frames, a few milliseconds of blocks each', async () => {
     const r = await openChat();
     const t = await sendText(r, 'Write a lot');
