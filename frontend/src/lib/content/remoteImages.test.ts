@@ -6,7 +6,7 @@
 
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { conversationScope, serverScope, setBackend, type RemoteScope, type Tool } from '../api';
 import { FakeBackend, type FakeOptions } from '../../test/fakes/fake';
 import ChatMarkdown from '../components/chat/ChatMarkdown.svelte';
@@ -118,6 +118,28 @@ describe.each([
     const { md } = show(path, `![图表](${URL1})`, scope);
     expect(await loadButton(md)).toHaveTextContent('加载来自 img.example 的图片');
     expect(md.getByRole('group')).toHaveTextContent('来自 img.example');
+  });
+});
+
+describe('a remote image in a long chat reply', () => {
+  it('is looked for in the message only once a block holds one, and a finished block\'s image is hydrated', async () => {
+    fakeWith();
+    const scans = vi.spyOn(Element.prototype, 'querySelectorAll');
+    const searched = () => scans.mock.calls.filter(([sel]) => String(sel).includes('remote-image')).length;
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `Paragraph ${i} of the reply.`).join('\n\n');
+    const { rerender, md, container } = show('chat', words(3), conversationScope(1));
+    await rerender({ text: `${words(6)}\n\n` });
+    await rerender({ text: `${words(9)}\n\nStill` });
+    await waitFor(() => expect(container).toHaveTextContent('Paragraph 8 of the reply.'));
+    // No block holds a placeholder: the message was never searched for one.
+    expect(searched()).toBe(0);
+
+    // An image in a block that is finished before the reply ends.
+    await rerender({ text: `${words(9)}\n\nHere: ![Sales chart](${URL1})\n\nAnd more text after it.` });
+    const load = await loadButton(md);
+    expect(load).toHaveTextContent('Load images from img.example');
+    expect(container.querySelector('span.remote-image')).toHaveAttribute('data-state', 'blocked');
+    expect(searched()).toBeGreaterThan(0);
   });
 });
 
