@@ -45,6 +45,14 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text?: s
   return e;
 }
 
+/** The placeholders placeholdRemoteImages (sanitize.ts) puts where remote images were. */
+const PLACEHOLDERS = `span.${PLACEHOLDER_CLASS}`;
+
+/** holdsRemoteImages reports whether node holds a remote image's placeholder. */
+export function holdsRemoteImages(node: ParentNode): boolean {
+  return node.querySelector(PLACEHOLDERS) !== null;
+}
+
 /**
  * hydrateRemoteImages brings every placeholder under root up to date for
  * scope. Call it from an effect after the markdown is in the DOM; it reads
@@ -54,7 +62,7 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text?: s
  */
 export function hydrateRemoteImages(root: HTMLElement | undefined, scope: RemoteScope, store: RemoteImages, t: Translate): void {
   if (!root) return;
-  const placeholders = root.querySelectorAll<HTMLElement>(`span.${PLACEHOLDER_CLASS}`);
+  const placeholders = root.querySelectorAll<HTMLElement>(PLACEHOLDERS);
   if (placeholders.length === 0) return;
   void store.load();
   for (const ph of placeholders) {
