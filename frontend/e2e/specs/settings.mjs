@@ -59,16 +59,20 @@ export default function (h) {
   test('settings: the chosen theme survives a restart, whatever the system prefers', async () => {
     const name = 'theme-restart';
     // openThemed opens the app in a page whose system colour scheme is the
-    // opposite of want, and returns the theme the document has before any click.
-    const openThemed = async (app, system) => {
+    // opposite of want. The page applies the system's theme at once and the
+    // saved one when the preferences arrive (main.ts waits up to 300 ms for
+    // them, and on a loaded machine they can take longer): openThemed waits,
+    // without any click, until the document has want, and returns the theme
+    // it has then.
+    const openThemed = async (app, system, want) => {
       const { page } = await openPage(app, { colorScheme: system });
-      await page.waitForFunction(() => !!document.documentElement.dataset.theme, null, { timeout: 5000 });
+      await page.waitForFunction((want) => document.documentElement.dataset.theme === want, want, { timeout: 5000 }).catch(() => {});
       return { page, theme: await page.evaluate(() => document.documentElement.dataset.theme) };
     };
     for (const [want, system] of [['dark', 'light'], ['light', 'dark']]) {
       let app = await startApp(name, null, { keychain: true });
       try {
-        const { page } = await openThemed(app, system);
+        const { page } = await openThemed(app, system, system);
         await page.getByTestId('nav-settings').click();
         await page.getByTestId(`settings-theme-${want}`).click();
         await page.waitForFunction((want) => document.documentElement.dataset.theme === want, want, { timeout: 5000 });
@@ -78,7 +82,7 @@ export default function (h) {
 
       app = await startApp(name, null, { keychain: true });
       try {
-        const { page, theme } = await openThemed(app, system);
+        const { page, theme } = await openThemed(app, system, want);
         expect(theme === want, `after a restart with ${want} chosen (system ${system}) the document is ${theme}`);
         const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
         const [r, g, b] = bg.match(/\d+/g).map(Number);
