@@ -58,11 +58,16 @@ func Start(o Options) *Tray {
 func (t *Tray) loop(quick, show, quit *systray.MenuItem, a Actions) {
 	for {
 		select {
+		// Each click is logged: a user's log (and desktop-check's) then
+		// says what the window was asked to do.
 		case <-quick.ClickedCh:
+			t.logger.Info("tray menu clicked", "item", "quick chat")
 			a.QuickChat()
 		case <-show.ClickedCh:
+			t.logger.Info("tray menu clicked", "item", "show")
 			a.Show()
 		case <-quit.ClickedCh:
+			t.logger.Info("tray menu clicked", "item", "quit")
 			a.Quit()
 		case <-t.done:
 			return

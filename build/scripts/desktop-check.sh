@@ -97,7 +97,7 @@ else
   bad "quick chat size: $(size), was $full"
 fi
 "$ctl" click "Show MCP Desk" || true
-if until_ok 10 is_size "$full"; then
+if until_ok 10 is_size "$full" && grep -q 'tray menu clicked.*item=show' "$work/app.log"; then
   ok "the tray's Show MCP Desk returns to the full window ($full)"
 else
   bad "after Show: $(size), want $full"

@@ -7,6 +7,9 @@ export const QUICK_SIZE = { w: 460, h: 640 } as const;
 export const QUICK_MIN = { w: 360, h: 400 } as const;
 /** The full window's minimum size: main.go's MinWidth and MinHeight. */
 export const FULL_MIN = { w: 900, h: 600 } as const;
+/** The full window's first size (main.go's Width and Height): where leaving
+ * quick chat goes when the size before it could not be read. */
+export const FULL_SIZE = { w: 1280, h: 820 } as const;
 
 /**
  * QuickChat is the window's quick-chat mode (SPEC F2). The tray, the global
@@ -50,11 +53,16 @@ export class QuickChat {
     const w = appWindow();
     if (!this.#active) {
       this.#active = true;
+      let before: { w: number; h: number } | null = null;
       try {
-        this.#restore = await w.getSize();
+        before = await w.getSize();
       } catch {
-        this.#restore = null;
+        before = null;
       }
+      // Show came while the size was read (the tray's two entries clicked
+      // in quick succession): the window stays as it is, full.
+      if (!this.#active) return;
+      this.#restore = before;
       const c = this.#chat;
       const busy = c.running || (c.current !== null && c.waitingIn(c.current.id) > 0);
       if (!busy) c.newChat();
@@ -90,8 +98,9 @@ export class QuickChat {
     const w = appWindow();
     w.setAlwaysOnTop(false);
     w.setMinSize(FULL_MIN.w, FULL_MIN.h);
-    if (this.#restore) void this.#resize(this.#restore.w, this.#restore.h, () => !this.#active);
-    else w.center();
+    const to = this.#restore ?? FULL_SIZE;
+    this.#restore = null;
+    void this.#resize(to.w, to.h, () => !this.#active);
   }
 
   /**

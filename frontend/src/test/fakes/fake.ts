@@ -433,8 +433,17 @@ export class FakeBackend implements Backend {
   /** The window's size, on-top state and visibility, as quick chat left them. */
   readonly win = { w: 1280, h: 820, minW: 900, minH: 600, onTop: false, hidden: false, centered: 0 };
 
+  /** While set, reading the window's size waits for it (a slow bridge). */
+  sizeGate: Promise<void> | null = null;
+  /** Set, reading the window's size fails with it. */
+  sizeError: string | null = null;
+
   readonly window = {
-    getSize: async () => ({ w: this.win.w, h: this.win.h }),
+    getSize: async () => {
+      if (this.sizeGate) await this.sizeGate;
+      if (this.sizeError) throw this.sizeError;
+      return { w: this.win.w, h: this.win.h };
+    },
     setSize: (w: number, h: number) => {
       this.win.w = w;
       this.win.h = h;

@@ -84,6 +84,31 @@ describe('Quick chat (SPEC F2)', () => {
     expect(r.fake.win.onTop).toBe(false);
   });
 
+  it('stays full when Show comes while quick chat still reads the size, and leaves for the full size when the size could not be read', async () => {
+    const r = renderApp({ providers: PROVIDERS });
+    await screen.findByTestId('nav-chat');
+    let release = () => {};
+    r.fake.sizeGate = new Promise<void>((resolve) => (release = resolve));
+    r.fake.emit('window:quick-chat', { tray: true });
+    r.fake.emit('window:show', null);
+    release();
+    r.fake.sizeGate = null;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(r.fake.win).toMatchObject({ w: 1280, h: 820, minW: 900, minH: 600, onTop: false });
+    expect(screen.getByTestId('nav-chat')).toBeInTheDocument();
+
+    // The size before quick chat could not be read: Show still gives the
+    // full window its first size, not quick chat's grown to the minimum.
+    r.fake.win.w = 1000;
+    r.fake.sizeError = 'window gone';
+    r.fake.emit('window:quick-chat', { tray: true });
+    await screen.findByTestId('quick-chat');
+    await waitFor(() => expect(r.fake.win).toMatchObject({ w: QUICK_SIZE.w, h: QUICK_SIZE.h, onTop: true }));
+    r.fake.emit('window:show', null);
+    await screen.findByTestId('nav-chat');
+    expect(r.fake.win).toMatchObject({ w: 1280, h: 820, minW: 900, onTop: false });
+  });
+
   it('says how to add a provider when there is no model', async () => {
     const r = renderApp();
     await screen.findByTestId('nav-chat');
