@@ -176,6 +176,13 @@ func (a *App) Attachments(next http.Handler) http.Handler {
 	return attach.Middleware(a.core.Store)(next)
 }
 
+// PagePrefs puts the saved theme and language into the window's page as
+// it is served (settings.InlinePrefs), in the asset server after websec's
+// headers: the page opens in them without waiting for a call to Go.
+func (a *App) PagePrefs(next http.Handler) http.Handler {
+	return settings.InlinePrefs(a.bound.Settings.Prefs, a.logger)(next)
+}
+
 // Bindings lists the services whose exported methods JavaScript may call.
 func (a *App) Bindings() []any {
 	return a.bound.List()

@@ -113,7 +113,7 @@ func main() {
 		MinHeight: 600,
 		// childproc first: no response of the window opens its pipe while an
 		// MCP server starts, which would inherit it (backend/childproc).
-		AssetServer:      &assetserver.Options{Assets: assets, Middleware: assetserver.ChainMiddleware(childproc.Middleware, web.Middleware, app.ViewPages, app.Attachments)},
+		AssetServer:      &assetserver.Options{Assets: assets, Middleware: assetserver.ChainMiddleware(childproc.Middleware, web.Middleware, app.ViewPages, app.Attachments, app.PagePrefs)},
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		OnStartup:        app.startup,
 		OnDomReady:       app.domReady,

@@ -149,8 +149,10 @@ async function newPage(options) {
 // openPage opens the app in a new page. A fresh data folder opens the
 // first-run welcome (SPEC F6) over everything; unless welcome is set it is
 // marked seen, as its Skip button does, and the page reloaded without it.
-async function openPage(app, { welcome = false, colorScheme } = {}) {
+async function openPage(app, { welcome = false, colorScheme, init } = {}) {
   const page = await newPage({ viewport: { width: 1280, height: 820 }, ...(colorScheme ? { colorScheme } : {}) });
+  // init runs in the page before any of its scripts (page.addInitScript).
+  if (init) await page.addInitScript(init);
   const errors = [];
   // Wails' dev-server IPC script (ipc_websocket.js) can deliver an event
   // over its websocket before its runtime script has defined window.wails

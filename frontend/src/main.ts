@@ -3,6 +3,7 @@ import './app.css';
 import App from './App.svelte';
 import { hasWails, openURL, setBackend } from './lib/api';
 import { createStores } from './lib/state/context';
+import { pagePrefs } from './lib/state/prefs.svelte';
 import { installNavGuard } from './lib/util/navguard';
 
 async function boot() {
@@ -21,10 +22,12 @@ async function boot() {
   }
   const stores = createStores();
   linkFailed = (m) => stores.toasts.error('links.openFailed', m);
+  // The saved theme and language came with the page (settings.InlinePrefs):
+  // applied now, before the first paint. Without them, ask Go, but never
+  // wait long.
+  const seeded = stores.prefs.seed(pagePrefs(document));
   stores.prefs.start();
-  // Apply the saved theme and language before the first paint, but never
-  // wait long for them.
-  await Promise.race([stores.prefs.load().catch(() => {}), new Promise((r) => setTimeout(r, 300))]);
+  if (!seeded) await Promise.race([stores.prefs.load().catch(() => {}), new Promise((r) => setTimeout(r, 300))]);
   mount(App, { target: document.getElementById('app')!, props: { stores } });
 }
 

@@ -45,7 +45,10 @@ export default function (h) {
       await check(zh, 'zh-CN');
       expect(zh.nav.servers !== en.nav.servers && zh.settings.title !== en.settings.title, 'zh-CN.json is not translated');
       await page.screenshot({ path: join(shots, 'settings-language-zh.png') });
-      // Stored: a reload starts in Chinese.
+      // Stored: a reload starts in Chinese. The page shows the choice at
+      // once and stores it in the background; the reload waits until Go has
+      // it, as the page it loads carries what Go has then.
+      await page.waitForFunction(async () => (await window.go.settings.Service.Prefs()).language === 'zh-CN', null, { timeout: 5000 });
       await page.reload();
       await page.getByTestId('nav-settings').waitFor({ timeout: 15000 });
       await page.getByTestId('nav-settings').click();
@@ -59,15 +62,17 @@ export default function (h) {
   test('settings: the chosen theme survives a restart, whatever the system prefers', async () => {
     const name = 'theme-restart';
     // openThemed opens the app in a page whose system colour scheme is the
-    // opposite of want. The page applies the system's theme at once and the
-    // saved one when the preferences arrive (main.ts waits up to 300 ms for
-    // them, and on a loaded machine they can take longer): openThemed waits,
-    // without any click, until the document has want, and returns the theme
-    // it has then.
+    // opposite of want, and returns the theme the document has once it is
+    // mounted, and the one it had at DOMContentLoaded. The saved
+    // preferences come with the page (settings.InlinePrefs), so both are
+    // the saved theme: the page never shows the system's first. (Before,
+    // the page applied the system's theme at once and the saved one when a
+    // call to Go answered, after DOMContentLoaded.)
     const openThemed = async (app, system, want) => {
-      const { page } = await openPage(app, { colorScheme: system });
+      const init = () => document.addEventListener('DOMContentLoaded', () => (window.themeAtLoad = document.documentElement.dataset.theme ?? 'none'));
+      const { page } = await openPage(app, { colorScheme: system, init });
       await page.waitForFunction((want) => document.documentElement.dataset.theme === want, want, { timeout: 5000 }).catch(() => {});
-      return { page, theme: await page.evaluate(() => document.documentElement.dataset.theme) };
+      return { page, theme: await page.evaluate(() => document.documentElement.dataset.theme), atLoad: await page.evaluate(() => window.themeAtLoad) };
     };
     for (const [want, system] of [['dark', 'light'], ['light', 'dark']]) {
       let app = await startApp(name, null, { keychain: true });
@@ -82,8 +87,9 @@ export default function (h) {
 
       app = await startApp(name, null, { keychain: true });
       try {
-        const { page, theme } = await openThemed(app, system, want);
+        const { page, theme, atLoad } = await openThemed(app, system, want);
         expect(theme === want, `after a restart with ${want} chosen (system ${system}) the document is ${theme}`);
+        expect(atLoad === want, `after a restart with ${want} chosen (system ${system}) the document was ${atLoad} at DOMContentLoaded`);
         const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
         const [r, g, b] = bg.match(/\d+/g).map(Number);
         const lum = (r + g + b) / 3;

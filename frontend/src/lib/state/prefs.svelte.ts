@@ -3,6 +3,38 @@ import { setLocale, systemLocale, type Locale } from '../i18n';
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
+/** The id of the page's data block of saved preferences: settings.PagePrefsID in Go. */
+export const PAGE_PREFS_ID = 'mcpdesk-prefs';
+
+const THEMES: readonly ThemePref[] = ['system', 'light', 'dark'];
+const LANGUAGES: readonly LanguagePref[] = ['', 'en', 'zh-CN'];
+const KINDS: readonly NotificationKind[] = ['reply', 'approval', 'question', 'task'];
+
+/**
+ * pagePrefs takes the saved preferences Go put into the page as it served
+ * it (settings.InlinePrefs) out of doc, so the page opens in them without
+ * waiting for a call. null when there are none, or when they are not
+ * preferences this app knows (then the page asks Go, as without them).
+ */
+export function pagePrefs(doc: Document): Prefs | null {
+  const el = doc.getElementById(PAGE_PREFS_ID);
+  if (!(el instanceof HTMLScriptElement) || el.type !== 'application/json') return null;
+  el.remove();
+  let raw: unknown;
+  try {
+    raw = JSON.parse(el.textContent ?? '');
+  } catch {
+    return null;
+  }
+  if (typeof raw !== 'object' || raw === null) return null;
+  const p = raw as Record<string, unknown>;
+  const theme = THEMES.find((t) => t === p.theme);
+  const language = LANGUAGES.find((l) => l === p.language);
+  if (theme === undefined || language === undefined) return null;
+  const off = Array.isArray(p.notifyOff) ? KINDS.filter((k) => (p.notifyOff as unknown[]).includes(k)) : [];
+  return { theme, language, quitOnClose: p.quitOnClose === true, notifyOff: off.length ? off : null };
+}
+
 /**
  * PrefsStore holds the theme and language and applies them to the document
  * as soon as they change. "system" follows prefers-color-scheme live; an
@@ -69,6 +101,18 @@ export class PrefsStore {
       this.#stop = null;
     };
     return this.#stop;
+  }
+
+  /**
+   * seed takes saved preferences that came with the page (pagePrefs) and
+   * applies them; with none it returns false and the store loads them.
+   */
+  seed(p: Prefs | null): boolean {
+    if (!p) return false;
+    this.#prefs = p;
+    this.#loaded = true;
+    this.#apply();
+    return true;
   }
 
   /** load reads the saved preferences and applies them. */
