@@ -49,8 +49,20 @@ export default function (h) {
       // once and stores it in the background; the reload waits until Go has
       // it, as the page it loads carries what Go has then.
       await page.waitForFunction(async () => (await window.go.settings.Service.Prefs()).language === 'zh-CN', null, { timeout: 5000 });
+      // What the interface says when it first appears: Chinese, never
+      // English for a moment while the Chinese strings load.
+      await page.addInitScript(() => {
+        new MutationObserver((_, obs) => {
+          const label = document.querySelector('[data-testid="nav-servers"] .label');
+          if (!label) return;
+          window.firstServersLabel = label.textContent.trim();
+          obs.disconnect();
+        }).observe(document, { childList: true, subtree: true });
+      });
       await page.reload();
       await page.getByTestId('nav-settings').waitFor({ timeout: 15000 });
+      const first = await page.evaluate(() => window.firstServersLabel);
+      expect(first === zh.nav.servers, `after a reload in 简体中文 the navigation first said ${JSON.stringify(first)}, want ${zh.nav.servers}`);
       await page.getByTestId('nav-settings').click();
       await check(zh, 'zh-CN');
       await page.getByTestId('settings-language-en').click();
