@@ -8,7 +8,8 @@ export const PAGE_PREFS_ID = 'mcpdesk-prefs';
 
 const THEMES: readonly ThemePref[] = ['system', 'light', 'dark'];
 const LANGUAGES: readonly LanguagePref[] = ['', 'en', 'zh-CN'];
-const KINDS: readonly NotificationKind[] = ['reply', 'approval', 'question', 'task'];
+/** The kinds of desktop notification, in the order Settings lists them. */
+export const NOTIFICATION_KINDS: readonly NotificationKind[] = ['reply', 'approval', 'question', 'task'];
 
 /**
  * pagePrefs takes the saved preferences Go put into the page as it served
@@ -31,7 +32,7 @@ export function pagePrefs(doc: Document): Prefs | null {
   const theme = THEMES.find((t) => t === p.theme);
   const language = LANGUAGES.find((l) => l === p.language);
   if (theme === undefined || language === undefined) return null;
-  const off = Array.isArray(p.notifyOff) ? KINDS.filter((k) => (p.notifyOff as unknown[]).includes(k)) : [];
+  const off = Array.isArray(p.notifyOff) ? NOTIFICATION_KINDS.filter((k) => (p.notifyOff as unknown[]).includes(k)) : [];
   return { theme, language, quitOnClose: p.quitOnClose === true, notifyOff: off.length ? off : null };
 }
 
