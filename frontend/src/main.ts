@@ -2,7 +2,7 @@ import { mount } from 'svelte';
 import './app.css';
 import App from './App.svelte';
 import { hasWails, openURL, setBackend } from './lib/api';
-import { loadLocale, setLocale } from './lib/i18n';
+import { localeSettled } from './lib/i18n';
 import { createStores } from './lib/state/context';
 import { pagePrefs } from './lib/state/prefs.svelte';
 import { installNavGuard } from './lib/util/navguard';
@@ -32,8 +32,7 @@ async function boot() {
   if (!seeded) await Promise.race([stores.prefs.load().catch(() => {}), briefly()]);
   // A language other than English loads its strings first: the interface
   // mounts in it, not in English for a moment (never waiting long either).
-  const lang = stores.prefs.effectiveLocale;
-  await Promise.race([loadLocale(lang).then(() => setLocale(stores.prefs.effectiveLocale), () => {}), briefly()]);
+  await Promise.race([localeSettled(), briefly()]);
   mount(App, { target: document.getElementById('app')!, props: { stores } });
 }
 

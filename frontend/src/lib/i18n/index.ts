@@ -42,6 +42,8 @@ const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Packed }>>
   'zh-CN': () => import('virtual:messages/zh-CN'),
 };
 let wanted: Locale = 'en';
+// What setLocale still waits for: the strings of the language chosen last.
+let settling: Promise<void> = Promise.resolve();
 
 const current = writable<Locale>('en');
 
@@ -129,7 +131,7 @@ export function systemLocale(tag: string | null | undefined = typeof navigator =
 export function setLocale(l: Locale): void {
   wanted = l;
   if (!tables.has(l)) {
-    loadLocale(l).then(
+    settling = loadLocale(l).then(
       () => {
         if (wanted === l) applyLocale(l);
       },
@@ -137,7 +139,17 @@ export function setLocale(l: Locale): void {
     );
     return;
   }
+  settling = Promise.resolve();
   applyLocale(l);
+}
+
+/**
+ * localeSettled resolves once the language chosen last is shown (or its
+ * strings failed to load): the window mounts in it, not in English for a
+ * moment (main.ts).
+ */
+export function localeSettled(): Promise<void> {
+  return settling;
 }
 
 function applyLocale(l: Locale): void {

@@ -17,6 +17,20 @@ describe('lazy locale tables', () => {
     expect(document.documentElement.lang).toBe('zh-CN');
   });
 
+  it('says when the language chosen last is shown', async () => {
+    vi.resetModules();
+    const i18n = await import('./index');
+    await i18n.localeSettled(); // English: nothing to wait for
+    i18n.setLocale('zh-CN');
+    expect(i18n.t('nav.servers')).toBe('Servers');
+    await i18n.localeSettled();
+    expect(i18n.t('nav.servers')).toBe('服务器');
+    expect(document.documentElement.lang).toBe('zh-CN');
+    i18n.setLocale('en');
+    await i18n.localeSettled();
+    expect(i18n.t('nav.servers')).toBe('Servers');
+  });
+
   it('stays on the language chosen last when a table arrives late', async () => {
     vi.resetModules();
     const i18n = await import('./index');

@@ -1,5 +1,5 @@
 import { loadPrefs, savePrefs, type LanguagePref, type NotificationKind, type Prefs, type ThemePref } from '../api';
-import { setLocale, systemLocale, type Locale } from '../i18n';
+import { LOCALES, setLocale, systemLocale, type Locale } from '../i18n';
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
@@ -7,7 +7,7 @@ const DARK_QUERY = '(prefers-color-scheme: dark)';
 export const PAGE_PREFS_ID = 'mcpdesk-prefs';
 
 const THEMES: readonly ThemePref[] = ['system', 'light', 'dark'];
-const LANGUAGES: readonly LanguagePref[] = ['', 'en', 'zh-CN'];
+const LANGUAGES: readonly LanguagePref[] = ['', ...LOCALES];
 /** The kinds of desktop notification, in the order Settings lists them. */
 export const NOTIFICATION_KINDS: readonly NotificationKind[] = ['reply', 'approval', 'question', 'task'];
 

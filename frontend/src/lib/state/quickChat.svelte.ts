@@ -53,12 +53,7 @@ export class QuickChat {
     const w = appWindow();
     if (!this.#active) {
       this.#active = true;
-      let before: { w: number; h: number } | null = null;
-      try {
-        before = await w.getSize();
-      } catch {
-        before = null;
-      }
+      const before = await w.getSize().catch(() => null);
       // Show came while the size was read (the tray's two entries clicked
       // in quick succession): the window stays as it is, full.
       if (!this.#active) return;
