@@ -14,7 +14,10 @@
 // MCPDESK_BIN runs another dev binary than build/bin/mcpdesk-dev;
 // BENCH_TOOLS_ONLY=1 prints only the tool-list figures;
 // BENCH_CHAT_ONLY=1 prints only the chat figures; BENCH_TRACE=file writes a
-// Chromium trace of the whole-reply run and prints what its long tasks hold.
+// Chromium trace of the whole-reply run and prints what its long tasks hold;
+// BENCH_CPU_SLOWDOWN=N throttles the page's CPU N times for the chat runs.
+// Each chat frame over 50 ms is printed with what the browser's
+// long-animation-frame entry says it held.
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -320,6 +323,10 @@ async function finish() {
 // measures, in the page, the requestAnimationFrame deltas from the first
 // streamed text of the reply until its message is complete.
 async function chatFrames() {
+  // BENCH_CPU_SLOWDOWN=N runs the page's main thread N times slower (the
+  // DevTools CPU throttle): what a slower machine sees.
+  const slowdown = Number(process.env.BENCH_CPU_SLOWDOWN || 1);
+  if (slowdown > 1) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: slowdown });
   await page.getByTestId('nav-chat').click();
   await page.getByTestId('composer-input').waitFor({ timeout: 10000 });
   for (const label of ['as fast as it can', 'paced']) {
@@ -332,6 +339,12 @@ async function chatFrames() {
     const r = await page.evaluate(async (end) => {
       const frames = [];
       let first = 0, last = 0, sent = 0, done = false;
+      // What each frame over 50 ms was made of, from the browser's own
+      // long-animation-frame entries (no tracing, which slows the page).
+      const loafs = [];
+      const lo = typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes?.includes('long-animation-frame')
+        ? new PerformanceObserver((l) => loafs.push(...l.getEntries())) : null;
+      lo?.observe({ type: 'long-animation-frame' });
       const latest = () => [...document.querySelectorAll('[data-testid="message-assistant"]')].at(-1);
       await new Promise((resolve, reject) => {
         const give = setTimeout(() => reject(new Error(`the reply did not complete within 120 s (status ${latest()?.dataset.status})`)), 120000);
@@ -363,7 +376,15 @@ async function chatFrames() {
         });
       });
       const text = latest().querySelector('[data-testid="message-markdown"]').textContent;
-      return { frames, firstText: first - sent, stream: last - first, done, chars: text.length };
+      lo?.disconnect();
+      const long = loafs.filter((e) => e.startTime >= first && e.duration > 50).map((e) => ({
+        duration: e.duration,
+        styleAndLayout: e.startTime + e.duration - e.styleAndLayoutStart,
+        render: e.startTime + e.duration - e.renderStart,
+        scripts: e.scripts.map((x) => ({ at: `${x.invoker} ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()}:${x.sourceCharPosition}`, duration: x.duration, forced: x.forcedStyleAndLayoutDuration }))
+          .sort((a, b) => b.duration - a.duration).slice(0, 4),
+      }));
+      return { frames, firstText: first - sent, stream: last - first, done, chars: text.length, long };
     }, REPLY_END.trim()).catch(async (e) => {
       const shot = join(root, 'build', 'bin', 'bench-chat-fail.png');
       await page.screenshot({ path: shot }).catch(() => {});
@@ -381,6 +402,10 @@ async function chatFrames() {
       ` (first text ${r.firstText.toFixed(0)} ms after Send), ${xs.length} frames:` +
       ` p50 ${q(0.5).toFixed(1)} ms, p95 ${q(0.95).toFixed(1)} ms, max ${xs.at(-1).toFixed(1)} ms;` +
       ` ${missed} frames > 25 ms (a vsync missed), ${long} > 50 ms; target p95 < 16.7 ms: ${q(0.95) < 17.2 ? 'met (within vsync jitter)' : 'NOT met'}`);
+    for (const f of r.long) {
+      const scripts = f.scripts.map((x) => `${x.at} ${x.duration.toFixed(0)} ms (forced layout ${x.forced.toFixed(0)})`).join('; ');
+      console.log(`  frame over 50 ms: ${f.duration.toFixed(0)} ms, rendering ${f.render.toFixed(0)} ms (style and layout ${f.styleAndLayout.toFixed(0)}); scripts: ${scripts || 'none'}`);
+    }
   }
 }
 
