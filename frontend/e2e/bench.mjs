@@ -379,6 +379,7 @@ async function chatFrames() {
       lo?.disconnect();
       const long = loafs.filter((e) => e.startTime >= first && e.duration > 50).map((e) => ({
         duration: e.duration,
+        at: e.startTime - first,
         styleAndLayout: e.startTime + e.duration - e.styleAndLayoutStart,
         render: e.startTime + e.duration - e.renderStart,
         scripts: e.scripts.map((x) => ({ at: `${x.invoker} ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()}:${x.sourceCharPosition}`, duration: x.duration, forced: x.forcedStyleAndLayoutDuration }))
@@ -404,7 +405,7 @@ async function chatFrames() {
       ` ${missed} frames > 25 ms (a vsync missed), ${long} > 50 ms; target p95 < 16.7 ms: ${q(0.95) < 17.2 ? 'met (within vsync jitter)' : 'NOT met'}`);
     for (const f of r.long) {
       const scripts = f.scripts.map((x) => `${x.at} ${x.duration.toFixed(0)} ms (forced layout ${x.forced.toFixed(0)})`).join('; ');
-      console.log(`  frame over 50 ms: ${f.duration.toFixed(0)} ms, rendering ${f.render.toFixed(0)} ms (style and layout ${f.styleAndLayout.toFixed(0)}); scripts: ${scripts || 'none'}`);
+      console.log(`  frame over 50 ms at ${f.at.toFixed(0)} ms of ${r.stream.toFixed(0)}: ${f.duration.toFixed(0)} ms, rendering ${f.render.toFixed(0)} ms (style and layout ${f.styleAndLayout.toFixed(0)}); scripts: ${scripts || 'none'}`);
     }
   }
 }
