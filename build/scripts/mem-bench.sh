@@ -9,9 +9,15 @@
 # caches). Unlike PSS it does not move when other processes map the same
 # libraries. The app process and its WebKit processes are summed; the MCP
 # servers (node) are left out. RUNS (2) alternating runs of each.
+# It runs in a D-Bus session of its own (bench-session.sh), as a desktop
+# start does; BENCH_BUS=none runs it without a session bus, as the figures
+# before 2026-12-03 were taken.
 #   build/scripts/mem-bench.sh [path/to/mcpdesk]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] && [ "${BENCH_BUS:-}" != none ]; then
+  exec build/scripts/bench-session.sh "$PWD/build/scripts/$(basename "$0")" "$@"
+fi
 bin=${1:-build/bin/mcpdesk}
 [ -x "$bin" ] || make --no-print-directory build
 idle=${IDLE:-30}

@@ -14,18 +14,13 @@
 #   - resident memory of the app plus its WebKit processes, idle, with 3
 #     stdio servers connected (their own memory is reported apart).
 #
-# Every desktop session has a D-Bus session bus, and GTK reaches the
-# accessibility bus through it. Without one, each start has D-Bus autolaunch
-# a bus (dbus-launch --autolaunch) for GTK and for both WebKit processes:
-# about 50 ms that no user's start pays. So the bench runs in a session of
-# its own (dbus-run-session, with an unlocked keyring as the app expects);
-# the first, unmeasured start brings up the accessibility bus, which a
-# desktop has running already. WINDOW_BENCH_BUS=none runs without a
-# session bus, as the figures before 2026-12-03 were taken.
+# It runs in a D-Bus session of its own (bench-session.sh), as a desktop
+# start does; BENCH_BUS=none runs it without a session bus, as the figures
+# before 2026-12-03 were taken.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] && [ "${WINDOW_BENCH_BUS:-}" != none ]; then
-  exec dbus-run-session -- build/scripts/with-keyring.sh "$0" "$@" 2> >(grep -vE '^dbus-daemon|^SpiRegistry' >&2)
+if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] && [ "${BENCH_BUS:-}" != none ]; then
+  exec build/scripts/bench-session.sh "$PWD/build/scripts/$(basename "$0")" "$@"
 fi
 bin=${1:-build/bin/mcpdesk}
 [ -x "$bin" ] || make --no-print-directory build
