@@ -5,10 +5,10 @@
 # Without one, GTK and both WebKit processes have D-Bus autolaunch a bus
 # (dbus-launch --autolaunch) on each start, about 50 ms that no user pays,
 # and the autolaunched dbus-daemon and the gnome-keyring it activates
-# outlive the bench, one pair per start, loading the machine for the next
-# run. The session and everything in it end with the script. The first
-# start in it brings up the accessibility bus, which a desktop has running
-# already: each bench starts a window once, unmeasured, before measuring.
+# outlive the bench (a pair per run), loading the machine for the next.
+# The session and everything in it end with the script. The first start in
+# it brings up the accessibility bus, which a desktop has running already:
+# each bench starts a window once, unmeasured, before measuring.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 exec dbus-run-session -- build/scripts/with-keyring.sh "$@" 2> >(grep -vE '^dbus-daemon|^SpiRegistry' >&2)
