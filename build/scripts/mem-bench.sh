@@ -15,9 +15,7 @@
 #   build/scripts/mem-bench.sh [path/to/mcpdesk]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] && [ "${BENCH_BUS:-}" != none ]; then
-  exec build/scripts/bench-session.sh "$PWD/build/scripts/$(basename "$0")" "$@"
-fi
+. build/scripts/bench-session.sh
 bin=${1:-build/bin/mcpdesk}
 [ -x "$bin" ] || make --no-print-directory build
 idle=${IDLE:-30}
