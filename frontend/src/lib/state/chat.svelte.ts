@@ -696,15 +696,27 @@ export class ChatStore {
     if (existing) {
       const i = this.#messages.indexOf(existing);
       this.#messages[i] = m;
-    } else this.#insert(m);
+    } else this.#insert(m, seq);
   }
 
-  // #insert adds a message by seq. A new message numbered at or before
-  // shown ones means the history was cut there (regenerate, edit): those go.
-  #insert(m: Message): void {
-    const kept = this.#messages.filter((x) => x.seq < m.seq);
-    if (kept.length !== this.#messages.length) this.#messages = [...kept, m];
-    else this.#messages.push(m);
+  // #insert adds a message in its place by seq. Announced (with the event's
+  // seq), a new message numbered at or before shown ones that were
+  // announced before it means the history was cut there (a regenerate or
+  // an edit, in this window or another): those go. Shown ones announced
+  // after it stay: events can cross on the way, so a turn's reply may come
+  // before its user message. A message from a call's result (no seq) cuts
+  // nothing; the caller cuts what the call replaced.
+  #insert(m: Message, seq?: number): void {
+    const cut = (x: Message) => !!seq && x.seq >= m.seq && (this.#applied.get('m' + x.id) ?? 0) < seq;
+    const at = this.#messages.findIndex((x) => x.seq > m.seq || cut(x));
+    if (at < 0) {
+      this.#messages.push(m);
+      return;
+    }
+    const kept = this.#messages.filter((x) => !cut(x));
+    const i = kept.findIndex((x) => x.seq > m.seq);
+    kept.splice(i < 0 ? kept.length : i, 0, m);
+    this.#messages = kept;
   }
 
   #applyCall(messageId: number, call: ToolCall): void {

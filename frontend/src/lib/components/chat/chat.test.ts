@@ -688,6 +688,31 @@ describe('Chat store', () => {
     expect(r.stores.chat.messages.map((m) => m.content)).toEqual(['Hello!']);
   });
 
+  it('keeps a reply that arrives before its user message, as events or before Send returns (they can cross on the way)', async () => {
+    const r = await openChat({ chat: { conversations: [{ conversation: { id: 5, title: 'x' } }] } });
+    await r.stores.chat.open(5);
+    const shown = () => r.stores.chat.messages.map((m) => m.content);
+    const msg = (id: number, role: 'user' | 'assistant' | 'tool', content: string) => chatMessage({ id, seq: id, conversationId: 5, role, content });
+    // Sent user message, reply; delivered the other way round (Wails' dev server sends each event on a goroutine of its own).
+    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: msg(2, 'assistant', 'Hello!'), seq: 2 });
+    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: msg(1, 'user', 'Hi'), seq: 1 });
+    expect(shown()).toEqual(['Hi', 'Hello!']);
+    // A tool's result before the reply that called it.
+    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: msg(4, 'tool', 'result'), seq: 4 });
+    r.fake.emit('chat:message', { conversationId: 5, turnId: 't', message: msg(3, 'assistant', 'Calling'), seq: 3 });
+    expect(shown()).toEqual(['Hi', 'Hello!', 'Calling', 'result']);
+    // The next turn's whole reply comes before Send's result, which brings the user message (its event lost).
+    r.fake.chat.Send = async () => {
+      r.fake.emit('chat:message', { conversationId: 5, turnId: 't2', message: msg(6, 'assistant', 'Fine.'), seq: 6 });
+      return { turnId: 't2', userMessage: msg(5, 'user', 'How are you?') };
+    };
+    await r.stores.chat.send('How are you?');
+    expect(shown()).toEqual(['Hi', 'Hello!', 'Calling', 'result', 'How are you?', 'Fine.']);
+    // An answer announced at a place shown messages held, after them, still cuts them (a regenerate in another window).
+    r.fake.emit('chat:message', { conversationId: 5, turnId: 't3', message: chatMessage({ id: 7, seq: 3, conversationId: 5, role: 'assistant', content: 'Again' }), seq: 7 });
+    expect(shown()).toEqual(['Hi', 'Hello!', 'Again']);
+  });
+
   it('a snapshot of the reply being written that arrives after the whole reply and chat:done does not revive it', async () => {
     const r = await openChat({ chat: { conversations: [{ conversation: { id: 5, title: 'x' } }] } });
     await r.stores.chat.open(5);
