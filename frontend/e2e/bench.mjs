@@ -15,7 +15,8 @@
 // BENCH_TOOLS_ONLY=1 prints only the tool-list figures;
 // BENCH_CHAT_ONLY=1 prints only the chat figures; BENCH_TRACE=file writes a
 // Chromium trace of the whole-reply run and prints what its long tasks hold;
-// BENCH_CPU_SLOWDOWN=N throttles the page's CPU N times for the chat runs.
+// BENCH_CPU_SLOWDOWN=N throttles the page's CPU N times for the chat runs;
+// BENCH_LANGS=java,php names the reply's code languages in turn (default go).
 // Each chat frame over 50 ms is printed with what the browser's
 // long-animation-frame entry says it held.
 import { chromium } from 'playwright-core';
@@ -69,12 +70,16 @@ const chatOnly = process.env.BENCH_CHAT_ONLY === '1';
 // The 10,000-token reply: words (one token each) in paragraphs, with a list
 // and a fenced code block now and then, as a long real answer has.
 const TOKENS = 10000;
+// BENCH_LANGS=java,php,… names the code blocks' languages in turn (default
+// go): a grammar's first use is compiled, up to 54 ms for Java.
+const LANGS = (process.env.BENCH_LANGS || 'go').split(',');
 function longReply() {
   const chunks = [];
   const words = ['the', 'model', 'streams', 'a', 'long', 'answer', 'into', 'chat', 'while', 'tools', 'wait', 'and', 'frames', 'must', 'stay', 'smooth'];
   for (let i = 0; chunks.length < TOKENS; i++) {
     if (i % 600 === 300) {
-      chunks.push('\n\n```go\n', 'func', ' main', '()', ' {\n', '\tfmt', '.Println', '("hi")', '\n}\n', '```\n\n');
+      const lang = LANGS[Math.floor(i / 600) % LANGS.length];
+      chunks.push(`\n\n\`\`\`${lang}\n`, 'func', ' main', '()', ' {\n', '\tfmt', '.Println', '("hi")', '\n}\n', '```\n\n');
     } else if (i % 600 === 500) {
       for (let j = 0; j < 5; j++) chunks.push(`\n- item`, ` ${j}`, ' of', ' the', ' list');
       chunks.push('\n\n');

@@ -104,7 +104,9 @@ export default function (h) {
       expect((await md.locator('li').count()) >= 3, `list items: ${await md.locator('li').count()}`);
       const code = md.locator('pre code.language-go');
       await code.waitFor({ timeout: 5000 });
-      expect((await code.locator('span[class^="hljs-"]').count()) >= 3, 'the Go code is not highlighted');
+      // Highlighted in a worker, off the window's main thread (codeHighlight.ts); the spans come a moment after the block.
+      await code.locator('span[class^="hljs-"]').nth(2).waitFor({ timeout: 5000 });
+      expect(page.workers().some((w) => /highlight\.worker/.test(w.url())), `no highlight worker: ${page.workers().map((w) => w.url()).join(', ')}`);
       expect((await code.innerText()).includes('fmt.Println(2 + 3)'), 'the code block lost its text');
       expect((await md.getByTestId('code-copy').count()) === 1, 'no copy button on the code block');
       expect((await md.locator('table th').count()) === 3 && (await md.locator('table tbody tr').count()) === 2, 'the table is not rendered');

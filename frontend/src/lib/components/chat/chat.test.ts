@@ -76,7 +76,7 @@ describe('Chat: conversation and streaming', () => {
       [true, true],
       [false, true],
     ]);
-    expect(md.querySelector('.hljs-keyword')).toHaveTextContent('const');
+    await waitFor(() => expect(md.querySelector('.hljs-keyword')).toHaveTextContent('const'));
     await r.user.click(within(md).getByTestId('code-copy'));
     await waitFor(() => expect(r.fake.copied).toContain('const x: number = 1;'));
 

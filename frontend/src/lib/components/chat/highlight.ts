@@ -1,7 +1,9 @@
 // Code highlighting for chat messages: highlight.js core with a set of
 // common languages only, to keep the bundle small. Unknown or missing
 // languages are shown as plain (escaped) text; there is no auto-detection,
-// which is slow and often wrong on short snippets.
+// which is slow and often wrong on short snippets. It runs in a worker
+// (highlight.worker.ts, asked by codeHighlight.ts); the window knows the
+// names it takes from languages.ts, which a test holds to these grammars.
 
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
@@ -29,24 +31,22 @@ import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import { escapeHTML } from '../../util/json';
 
-const LANGUAGES = {
+export const LANGUAGES = {
   bash, c, cpp, csharp, css, diff, dockerfile, go, ini, java, javascript, json, markdown, php, plaintext,
   python, ruby, rust, shell, sql, typescript, xml, yaml,
 };
 for (const [name, lang] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, lang);
-// Names models write that the grammars do not list as aliases.
-hljs.registerAliases(['toml'], { languageName: 'ini' });
-hljs.registerAliases(['jsonc', 'json5'], { languageName: 'json' });
-hljs.registerAliases(['text', 'txt', 'plain', 'console', 'output'], { languageName: 'plaintext' });
-
-/** knownLanguage reports whether a fence's language name is highlighted. */
-export function knownLanguage(lang: string): boolean {
-  return !!lang && !!hljs.getLanguage(lang);
-}
+/** Names models write that the grammars do not list as aliases, by grammar. */
+export const EXTRA_ALIASES: Record<string, string[]> = {
+  ini: ['toml'],
+  json: ['jsonc', 'json5'],
+  plaintext: ['text', 'txt', 'plain', 'console', 'output'],
+};
+for (const [languageName, aliases] of Object.entries(EXTRA_ALIASES)) hljs.registerAliases(aliases, { languageName });
 
 /** highlight returns code as HTML with highlight.js spans; always escaped. */
 export function highlight(code: string, lang: string): string {
-  if (knownLanguage(lang)) {
+  if (lang && hljs.getLanguage(lang)) {
     try {
       return hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
     } catch {

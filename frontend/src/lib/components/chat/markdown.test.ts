@@ -1,3 +1,4 @@
+import { waitFor } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { plainPreview, snippetParts } from './format';
 import { renderChatNodes, splitBlocks } from './markdown';
@@ -21,12 +22,12 @@ describe('chat markdown', () => {
     expect([input.type, input.disabled]).toEqual(['checkbox', true]);
   });
 
-  it('highlights known languages, adds one copy button per code block, and leaves unknown ones plain', () => {
+  it('highlights known languages, adds one copy button per code block, and leaves unknown ones plain', async () => {
     const div = render('```python\ndef f(): return 1\n```\n\n```nosuchlang\n<b>x</b>\n```\n\n    indented');
     const blocks = div.querySelectorAll('.code-block');
     expect(blocks).toHaveLength(3);
     expect(blocks[0].querySelector('.code-lang')).toHaveTextContent('python');
-    expect(blocks[0].querySelector('.hljs-keyword')).toHaveTextContent('def');
+    await waitFor(() => expect(blocks[0].querySelector('.hljs-keyword')).toHaveTextContent('def'));
     expect(blocks[1].querySelector('code')!.innerHTML).toBe('&lt;b&gt;x&lt;/b&gt;');
     expect(div.querySelectorAll('button.code-copy')).toHaveLength(3);
     expect(div.querySelector('button.code-copy')).toHaveAttribute('aria-label', 'Copy code');

@@ -1,23 +1,27 @@
 // Markdown for chat messages (SPEC D7): GitHub-flavoured markdown by
-// marked, code highlighted by highlight.js, sanitised by the shared
-// allow-list (remote images become placeholders), and a copy button on
-// every code block. Long streamed replies are rendered in
-// blocks (splitBlocks): finished blocks are rendered once and kept, only
-// the block still being written is rendered again as text arrives.
+// marked, code highlighted by highlight.js (in a worker: codeHighlight.ts),
+// sanitised by the shared allow-list (remote images become placeholders),
+// and a copy button on every code block. Long streamed replies are
+// rendered in blocks (splitBlocks): finished blocks are rendered once and
+// kept, only the block still being written is rendered again as text
+// arrives.
 
 import { Marked, type Tokens } from 'marked';
 import { createSanitizer, placeholdRemoteImages } from '../../content/sanitize';
 import { escapeHTML } from '../../util/json';
-import { highlight, knownLanguage } from './highlight';
+import { createCodeHighlighter } from './codeHighlight';
+import { knownLanguage } from './languages';
 
 const md = new Marked({ gfm: true, breaks: false, async: false });
 md.use({
   renderer: {
-    code({ text, lang }: Tokens.Code): string {
+    code({ text, lang, raw }: Tokens.Code): string {
       const name = (lang ?? '').trim().split(/\s+/)[0].toLowerCase();
-      const cls = knownLanguage(name) ? `hljs language-${escapeHTML(name)}` : 'hljs';
+      // A fence still being written stays plain: it would be highlighted
+      // whole again in every frame. Once closed, it is highlighted once.
+      const cls = knownLanguage(name) && closedFence(raw) ? `hljs language-${escapeHTML(name)}` : 'hljs';
       const label = name ? ` data-lang="${escapeHTML(name)}"` : '';
-      return `<pre${label}><code class="${cls}">${highlight(text.replace(/\n$/, ''), name)}</code></pre>\n`;
+      return `<pre${label}><code class="${cls}">${escapeHTML(text.replace(/\n$/, ''))}</code></pre>\n`;
     },
     checkbox({ checked }: Tokens.Checkbox): string {
       return `<input type="checkbox" disabled${checked ? ' checked' : ''}> `;
@@ -26,8 +30,20 @@ md.use({
 });
 
 // Sanitised by the shared allow-list (lib/content/sanitize.ts); remote
-// images become placeholders there.
+// images become placeholders there. So is what the highlighter sends back.
 const sanitize = createSanitizer('chat');
+const highlighter = createCodeHighlighter(sanitize);
+
+/** closedFence reports whether a fenced code block's source ends with its closing fence. */
+export function closedFence(raw: string): boolean {
+  const lines = raw.replace(/\n+$/, '').split('\n');
+  const open = /^ {0,3}(`{3,}|~{3,})/.exec(lines[0]);
+  const close = lines.length > 1 ? /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(lines[lines.length - 1]) : null;
+  return !!open && !!close && close[1][0] === open[1][0] && close[1].length >= open[1].length;
+}
+
+/** LANGUAGE_CLASS finds a code element's language in its class (markdown's or raw HTML's). */
+const LANGUAGE_CLASS = /(?:^|\s)language-(\S+)/;
 
 /** renderStats counts markdown renders: a test hook for the streaming throttle. */
 export const renderStats = { renders: 0 };
@@ -67,6 +83,9 @@ export function renderChatNodes(text: string, copyLabel: string): DocumentFragme
     head.append(lang, copy);
     pre.replaceWith(block);
     block.append(head, pre);
+    const code = pre.querySelector('code');
+    const name = code && LANGUAGE_CLASS.exec(code.className)?.[1];
+    if (name && knownLanguage(name)) highlighter.highlight(code, name);
   }
   return frag;
 }
