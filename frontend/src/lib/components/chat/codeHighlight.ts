@@ -13,8 +13,9 @@ import type { HighlightDone, HighlightJob } from './highlight.worker';
 
 /** Longer code stays plain: its highlighted HTML would take frames of its own to sanitise and lay out. */
 export const MAX_HIGHLIGHT_CHARS = 100_000;
-/** Answers kept for blocks rendered again, newest last. */
+/** Answers kept for blocks rendered again (newest last): at most this many, and this much code. */
 const CACHE_ENTRIES = 64;
+const CACHE_CHARS = 500_000;
 /** The worker stops after this long without work (its grammars are memory), in ms. */
 const WORKER_IDLE_MS = 30_000;
 
@@ -27,9 +28,6 @@ export interface CodeHighlighter {
   highlight(el: HTMLElement, lang: string): void;
 }
 
-/** stats counts what the highlighter did: a test and bench hook. */
-export const highlightStats = { requests: 0, placed: 0, workers: 0, fallback: false };
-
 /**
  * createCodeHighlighter returns a highlighter that sanitises every answer
  * with sanitize before it reaches the DOM. ask answers the jobs: by default
@@ -37,6 +35,7 @@ export const highlightStats = { requests: 0, placed: 0, workers: 0, fallback: fa
  */
 export function createCodeHighlighter(sanitize: Sanitizer, ask: Highlight = inWorker()): CodeHighlighter {
   const cache = new Map<string, DocumentFragment>();
+  let cached = 0; // characters of code in cache
   // Code elements waiting for an answer, by job key.
   const waiting = new Map<string, HTMLElement[]>();
   const answers: { key: string; code: string; html: string }[] = [];
@@ -46,7 +45,6 @@ export function createCodeHighlighter(sanitize: Sanitizer, ask: Highlight = inWo
     // A block whose text changed since is someone else's now.
     if (el.textContent !== code) return;
     el.replaceChildren(frag.cloneNode(true));
-    highlightStats.placed++;
   }
 
   function drain() {
@@ -72,9 +70,14 @@ export function createCodeHighlighter(sanitize: Sanitizer, ask: Highlight = inWo
   }
 
   function remember(key: string, frag: DocumentFragment) {
-    cache.delete(key);
+    if (cache.delete(key)) cached -= key.length;
     cache.set(key, frag);
-    if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    cached += key.length;
+    while (cache.size > CACHE_ENTRIES || cached > CACHE_CHARS) {
+      const oldest = cache.keys().next().value!;
+      cache.delete(oldest);
+      cached -= oldest.length;
+    }
   }
 
   return {
@@ -94,7 +97,6 @@ export function createCodeHighlighter(sanitize: Sanitizer, ask: Highlight = inWo
         return;
       }
       waiting.set(key, [el]);
-      highlightStats.requests++;
       ask(code, lang).then(
         (html) => {
           answers.push({ key, code, html });
@@ -123,7 +125,6 @@ function inWorker(): Highlight {
 
   function start(): Worker {
     const w = new Worker(new URL('./highlight.worker.ts', import.meta.url), { type: 'module', name: 'highlight' });
-    highlightStats.workers++;
     w.onmessage = (e: MessageEvent<HighlightDone>) => {
       const p = pending.get(e.data.id);
       if (!p) return;
@@ -135,7 +136,6 @@ function inWorker(): Highlight {
     w.onerror = (e) => {
       e.preventDefault();
       broken = true;
-      highlightStats.fallback = true;
       stop();
       for (const { job, resolve, reject } of pending.values()) inWindow(job.code, job.lang).then(resolve, reject);
       pending.clear();
@@ -149,7 +149,6 @@ function inWorker(): Highlight {
         worker = start();
       } catch {
         broken = true; // refused outright (a policy): the window answers
-        highlightStats.fallback = true;
       }
     }
     if (broken || !worker) return inWindow(code, lang);

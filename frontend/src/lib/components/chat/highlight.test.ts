@@ -1,6 +1,6 @@
 import { waitFor } from '@testing-library/svelte';
 import hljs from 'highlight.js/lib/core';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSanitizer } from '../../content/sanitize';
 import { createCodeHighlighter, MAX_HIGHLIGHT_CHARS } from './codeHighlight';
 import { EXTRA_ALIASES, LANGUAGES } from './highlight';
@@ -15,6 +15,8 @@ const codeOf = (text: string, lang = 'go') => {
 };
 
 describe('code highlighting', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
   it('the window knows exactly the names the grammars take', () => {
     const names = new Set<string>();
     for (const [name, lang] of Object.entries(LANGUAGES)) {
@@ -73,5 +75,48 @@ describe('code highlighting', () => {
     failing.highlight(d, 'go');
     await new Promise((r) => setTimeout(r, 150));
     expect(d.innerHTML).toBe('x := 1');
+  });
+
+  it('asks a worker, and the window answers instead when the worker fails', async () => {
+    const made: FakeWorker[] = [];
+    class FakeWorker {
+      onmessage: ((e: MessageEvent) => void) | null = null;
+      onerror: ((e: { preventDefault(): void }) => void) | null = null;
+      jobs: { id: number; code: string; lang: string }[] = [];
+      terminated = false;
+      constructor(public url: URL, public opts: WorkerOptions) {
+        made.push(this);
+      }
+      postMessage(job: { id: number; code: string; lang: string }) {
+        this.jobs.push(job);
+      }
+      terminate() {
+        this.terminated = true;
+      }
+    }
+    vi.stubGlobal('Worker', FakeWorker);
+    const h = createCodeHighlighter(createSanitizer('chat'));
+    const a = codeOf('func a()');
+    h.highlight(a, 'go');
+    expect(made).toHaveLength(1);
+    expect(made[0].opts.type).toBe('module');
+    expect(String(made[0].url)).toMatch(/highlight\.worker/);
+    const [job] = made[0].jobs;
+    expect([job.code, job.lang]).toEqual(['func a()', 'go']);
+    made[0].onmessage!({ data: { id: job.id, html: '<span class="hljs-keyword">func</span> a()' } } as MessageEvent);
+    await waitFor(() => expect(a.innerHTML).toBe('<span class="hljs-keyword">func</span> a()'));
+    // The worker dies with a job in hand: the window highlights it with highlight.js itself.
+    const b = codeOf('func b() {}');
+    h.highlight(b, 'go');
+    expect(made[0].jobs).toHaveLength(2);
+    made[0].onerror!({ preventDefault() {} });
+    expect(made[0].terminated).toBe(true);
+    await waitFor(() => expect(b.querySelector('.hljs-keyword')).not.toBeNull());
+    expect(b.textContent).toBe('func b() {}');
+    // And it stays the window's: no new worker.
+    const c = codeOf('var c = 1');
+    h.highlight(c, 'go');
+    await waitFor(() => expect(c.querySelector('.hljs-keyword')).not.toBeNull());
+    expect(made).toHaveLength(1);
   });
 });
