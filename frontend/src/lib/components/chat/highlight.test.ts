@@ -14,6 +14,32 @@ const codeOf = (text: string, lang = 'go') => {
   return el;
 };
 
+// fakeWorkers puts a Worker in place that records what it is sent and
+// answers only when a test calls its onmessage; returns those made.
+function fakeWorkers() {
+  const made: FakeWorker[] = [];
+  class FakeWorker {
+    onmessage: ((e: MessageEvent) => void) | null = null;
+    onerror: ((e: { preventDefault(): void }) => void) | null = null;
+    jobs: { id: number; code: string; lang: string }[] = [];
+    terminated = false;
+    constructor(
+      public url: URL,
+      public opts: WorkerOptions,
+    ) {
+      made.push(this);
+    }
+    postMessage(job: { id: number; code: string; lang: string }) {
+      this.jobs.push(job);
+    }
+    terminate() {
+      this.terminated = true;
+    }
+  }
+  vi.stubGlobal('Worker', FakeWorker);
+  return made;
+}
+
 describe('code highlighting', () => {
   afterEach(() => vi.unstubAllGlobals());
 
@@ -78,23 +104,7 @@ describe('code highlighting', () => {
   });
 
   it('asks a worker, and the window answers instead when the worker fails', async () => {
-    const made: FakeWorker[] = [];
-    class FakeWorker {
-      onmessage: ((e: MessageEvent) => void) | null = null;
-      onerror: ((e: { preventDefault(): void }) => void) | null = null;
-      jobs: { id: number; code: string; lang: string }[] = [];
-      terminated = false;
-      constructor(public url: URL, public opts: WorkerOptions) {
-        made.push(this);
-      }
-      postMessage(job: { id: number; code: string; lang: string }) {
-        this.jobs.push(job);
-      }
-      terminate() {
-        this.terminated = true;
-      }
-    }
-    vi.stubGlobal('Worker', FakeWorker);
+    const made = fakeWorkers();
     const h = createCodeHighlighter(createSanitizer('chat'));
     const a = codeOf('func a()');
     h.highlight(a, 'go');
@@ -118,5 +128,25 @@ describe('code highlighting', () => {
     h.highlight(c, 'go');
     await waitFor(() => expect(c.querySelector('.hljs-keyword')).not.toBeNull());
     expect(made).toHaveLength(1);
+  });
+
+  it('stops the worker after 30 s without work, and starts one again when needed', () => {
+    vi.useFakeTimers();
+    try {
+      const made = fakeWorkers();
+      const h = createCodeHighlighter(createSanitizer('chat'));
+      h.highlight(codeOf('x := 1'), 'go');
+      const [job] = made[0].jobs;
+      made[0].onmessage!({ data: { id: job.id, html: 'x := 1' } } as MessageEvent);
+      vi.advanceTimersByTime(29_000);
+      expect(made[0].terminated).toBe(false);
+      vi.advanceTimersByTime(1_000);
+      expect(made[0].terminated).toBe(true);
+      h.highlight(codeOf('y := 2'), 'go');
+      expect(made).toHaveLength(2);
+      expect(made[1].jobs.map((j) => j.code)).toEqual(['y := 2']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
