@@ -89,6 +89,7 @@ bench: deps-test dev-binary
 	go test -tags sqlite_fts5 -run '^$$' -bench 'UsageAggregates1M' -benchtime 5x -v -timeout 30m ./backend/usage/
 	build/scripts/window-bench.sh
 	build/scripts/mem-bench.sh
+	build/scripts/mem-chat-bench.sh
 	build/scripts/engine-bench.sh
 	node frontend/e2e/bench.mjs
 
