@@ -1,7 +1,9 @@
 // register gives a spec file's tests to Playwright Test (the files in
 // e2e/tests/ call it): each runs with the shared harness; helper processes
 // it left running are stopped after it; the trace of every page it opened
-// is kept in build/bin/e2e-results when it failed.
+// is kept in build/bin/e2e-results when it failed, and the end of what each
+// page showed is added to the failure's message (CI prints the message, not
+// the trace).
 import { test } from '@playwright/test';
 import { join } from 'node:path';
 import { harness, leftovers, contexts } from './harness.mjs';
@@ -15,6 +17,9 @@ export function register(spec) {
         try {
           await fn();
           ok = true;
+        } catch (e) {
+          if (e instanceof Error) e.message += await shown();
+          throw e;
         } finally {
           for (const stop of [...leftovers]) stop();
           let n = 0;
@@ -27,4 +32,16 @@ export function register(spec) {
         }
       }),
   });
+}
+
+// shown returns the end of the text each open page shows, one line each.
+async function shown() {
+  const lines = [];
+  for (const c of contexts) {
+    for (const p of c.pages()) {
+      const text = await p.locator('body').innerText({ timeout: 2000 }).catch(() => '(unreadable)');
+      lines.push(`  ${p.url()}: …${text.replace(/\s+/g, ' ').slice(-1000)}`);
+    }
+  }
+  return lines.length ? `\n\nWhat the page showed at the failure (its end):\n${lines.join('\n')}` : '';
 }
