@@ -35,12 +35,15 @@ export function register(spec) {
 }
 
 // shown returns the end of the text each open page shows, one line each.
+// Pages show what hostile test servers and models wrote, and this goes to a
+// terminal: control characters (escape sequences) are dropped.
 async function shown() {
   const lines = [];
   for (const c of contexts) {
     for (const p of c.pages()) {
       const text = await p.locator('body').innerText({ timeout: 2000 }).catch(() => '(unreadable)');
-      lines.push(`  ${p.url()}: …${text.replace(/\s+/g, ' ').slice(-1000)}`);
+      const plain = text.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+      lines.push(`  ${p.url()}: …${plain.slice(-1000)}`);
     }
   }
   return lines.length ? `\n\nWhat the page showed at the failure (its end):\n${lines.join('\n')}` : '';
