@@ -18,6 +18,9 @@ export default function ({ test, expect, startApp, openPage, waitConnected, test
       await waitConnected(page, app, 'demo');
       await page.getByTestId('nav-chat').click();
       await page.getByTestId('chat-compare').click();
+      // The first row holds the chat's model, even when the picker opened
+      // before the models were read (a CI run once caught it empty).
+      await page.getByTestId('compare-model-0').locator('option:checked', { hasText: 'fake-1' }).waitFor({ state: 'attached', timeout: 5000 });
       const pick = async (i, model) => {
         const sel = page.getByTestId(`compare-model-${i}`);
         const value = await sel.locator('option', { hasText: model }).getAttribute('value');

@@ -98,3 +98,19 @@ describe('Compare models', () => {
     expect(screen.getAllByTestId('message-user')).toHaveLength(2);
   });
 });
+
+describe('Compare models: the picker opened early', () => {
+  it('fills its first row with the chat model once the models are read', async () => {
+    const r = renderApp({ providers: PROVIDERS });
+    const releases = ['PickerModels', 'DefaultModel'].map((m) => r.fake.providers.hold(m));
+    await go(r.user, 'chat');
+    await screen.findByTestId('chat-screen');
+    await r.user.click(screen.getByTestId('chat-compare'));
+    expect(screen.getByTestId('compare-model-0')).toHaveValue('');
+    for (const release of releases) release();
+    await waitFor(() => expect(screen.getByTestId('compare-model-0')).toHaveValue('openai\ngpt-4o'));
+    await r.user.selectOptions(screen.getByTestId('compare-model-1'), 'openai\no3');
+    await r.user.click(screen.getByTestId('compare-apply'));
+    expect(await screen.findByTestId('compare-ready')).toHaveTextContent('OpenAI · gpt-4o · OpenAI · o3');
+  });
+});
