@@ -90,6 +90,7 @@ bench: deps-test dev-binary
 	build/scripts/window-bench.sh
 	build/scripts/mem-bench.sh
 	build/scripts/mem-chat-bench.sh
+	build/scripts/window-frames-bench.sh
 	build/scripts/engine-bench.sh
 	node frontend/e2e/bench.mjs
 

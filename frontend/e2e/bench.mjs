@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import net from 'node:net';
+import { RUNS, REPLY_END, describeFrames, longReply, probeSource, prompt } from './frames/reply.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'mcpdesk-bench-'));
@@ -67,37 +68,12 @@ const FIXED_TOOLS = (await listedTools()).length;
 const HUGE = 10000 - FIXED_TOOLS;
 const chatOnly = process.env.BENCH_CHAT_ONLY === '1';
 
-// The 10,000-token reply: words (one token each) in paragraphs, with a list
-// and a fenced code block now and then, as a long real answer has.
-const TOKENS = 10000;
 // BENCH_LANGS=java,php,… names the code blocks' languages in turn (default
 // go): a grammar's first use is compiled, up to 54 ms for Java.
-const LANGS = (process.env.BENCH_LANGS || 'go').split(',');
-function longReply() {
-  const chunks = [];
-  const words = ['the', 'model', 'streams', 'a', 'long', 'answer', 'into', 'chat', 'while', 'tools', 'wait', 'and', 'frames', 'must', 'stay', 'smooth'];
-  for (let i = 0; chunks.length < TOKENS; i++) {
-    if (i % 600 === 300) {
-      const lang = LANGS[Math.floor(i / 600) % LANGS.length];
-      chunks.push(`\n\n\`\`\`${lang}\n`, 'func', ' main', '()', ' {\n', '\tfmt', '.Println', '("hi")', '\n}\n', '```\n\n');
-    } else if (i % 600 === 500) {
-      for (let j = 0; j < 5; j++) chunks.push(`\n- item`, ` ${j}`, ' of', ' the', ' list');
-      chunks.push('\n\n');
-    } else {
-      chunks.push(`${i % 80 === 0 ? '\n\n' : ' '}${words[i % words.length]}`);
-    }
-  }
-  return chunks.slice(0, TOKENS);
-}
-const REPLY = longReply();
-const REPLY_END = ' END-OF-REPLY.';
-REPLY[REPLY.length - 1] += REPLY_END;
+const REPLY = longReply((process.env.BENCH_LANGS || 'go').split(','));
 const fake = toolsOnly ? null : await (async () => {
   const script = join(work, 'chat-script.json');
-  writeFileSync(script, JSON.stringify([
-    { text: REPLY },                  // as fast as it can
-    { text: REPLY, delayMs: 0.1 },    // paced over a few seconds
-  ]));
+  writeFileSync(script, JSON.stringify(RUNS.map((r) => ({ text: REPLY, ...(r.delayMs ? { delayMs: r.delayMs } : {}) }))));
   const proc = spawn(fakeLLM, ['--quiet', '--script', script, '--models', 'fake-1', '--repeat'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((res, rej) => {
     let buf = '';
@@ -334,80 +310,21 @@ async function chatFrames() {
   if (slowdown > 1) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: slowdown });
   await page.getByTestId('nav-chat').click();
   await page.getByTestId('composer-input').waitFor({ timeout: 10000 });
-  for (const label of ['as fast as it can', 'paced']) {
+  for (const { label } of RUNS) {
     await page.getByTestId('chat-new').click();
-    await page.getByTestId('composer-input').fill(`Write ${TOKENS} tokens (${label}).`);
+    await page.getByTestId('composer-input').fill(prompt(label));
     // Send is enabled once the model list is in.
     await page.waitForFunction(() => !document.querySelector('[data-testid="composer-send"]')?.disabled, null, { timeout: 15000 });
     const tracing = process.env.BENCH_TRACE && label === 'as fast as it can';
     if (tracing) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'disabled-by-default-v8.cpu_profiler'] });
-    const r = await page.evaluate(async (end) => {
-      const frames = [];
-      let first = 0, last = 0, sent = 0, done = false;
-      // What each frame over 50 ms was made of, from the browser's own
-      // long-animation-frame entries (no tracing, which slows the page).
-      const loafs = [];
-      const lo = typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes?.includes('long-animation-frame')
-        ? new PerformanceObserver((l) => loafs.push(...l.getEntries())) : null;
-      lo?.observe({ type: 'long-animation-frame' });
-      const latest = () => [...document.querySelectorAll('[data-testid="message-assistant"]')].at(-1);
-      await new Promise((resolve, reject) => {
-        const give = setTimeout(() => reject(new Error(`the reply did not complete within 120 s (status ${latest()?.dataset.status})`)), 120000);
-        const tick = (t) => {
-          const m = latest();
-          const md = m?.querySelector('[data-testid="message-markdown"]');
-          if (!first && md && md.textContent.trim()) first = t;
-          if (first) {
-            if (last) frames.push(t - last);
-            last = t;
-          }
-          if (first && m.dataset.status === 'complete' && md.textContent.includes(end)) {
-            done = true;
-            clearTimeout(give);
-            resolve();
-            return;
-          }
-          if (first && m.dataset.status && m.dataset.status !== 'streaming' && m.dataset.status !== 'complete') {
-            clearTimeout(give);
-            reject(new Error(`the reply ended ${m.dataset.status}`));
-            return;
-          }
-          requestAnimationFrame(tick);
-        };
-        requestAnimationFrame((t) => {
-          sent = t;
-          document.querySelector('[data-testid="composer-send"]').click();
-          requestAnimationFrame(tick);
-        });
-      });
-      const text = latest().querySelector('[data-testid="message-markdown"]').textContent;
-      lo?.disconnect();
-      const long = loafs.filter((e) => e.startTime >= first && e.duration > 50).map((e) => ({
-        duration: e.duration,
-        at: e.startTime - first,
-        styleAndLayout: e.startTime + e.duration - e.styleAndLayoutStart,
-        render: e.startTime + e.duration - e.renderStart,
-        scripts: e.scripts.map((x) => ({ at: `${x.invoker} ${x.sourceFunctionName}@${x.sourceURL.split('/').pop()}:${x.sourceCharPosition}`, duration: x.duration, forced: x.forcedStyleAndLayoutDuration }))
-          .sort((a, b) => b.duration - a.duration).slice(0, 4),
-      }));
-      return { frames, firstText: first - sent, stream: last - first, done, chars: text.length, long };
-    }, REPLY_END.trim()).catch(async (e) => {
+    const r = await page.evaluate(`${probeSource}\nmeasureReplyFrames(${JSON.stringify(REPLY_END)})`).catch(async (e) => {
       const shot = join(root, 'build', 'bin', 'bench-chat-fail.png');
       await page.screenshot({ path: shot }).catch(() => {});
       const banners = await page.getByTestId('chat-error').allInnerTexts().catch(() => []);
       throw new Error(`${e.message}; chat errors: ${banners.join(' | ') || 'none'}; screenshot ${shot}`);
     });
     if (tracing) traceSummary(await browser.stopTracing(), process.env.BENCH_TRACE);
-    const xs = [...r.frames].sort((a, b) => a - b);
-    const q = (p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
-    // rAF timestamps jitter around the 16.7 ms vsync (16.6–16.8): a frame
-    // was missed when a delta is over 1.5 frames.
-    const missed = xs.filter((x) => x > 25).length;
-    const long = xs.filter((x) => x > 50).length;
-    console.log(`chat, ${TOKENS.toLocaleString('en')}-token reply (${label}): stream ${(r.stream / 1000).toFixed(2)} s from first text to complete` +
-      ` (first text ${r.firstText.toFixed(0)} ms after Send), ${xs.length} frames:` +
-      ` p50 ${q(0.5).toFixed(1)} ms, p95 ${q(0.95).toFixed(1)} ms, max ${xs.at(-1).toFixed(1)} ms;` +
-      ` ${missed} frames > 25 ms (a vsync missed), ${long} > 50 ms; target p95 < 16.7 ms: ${q(0.95) < 17.2 ? 'met (within vsync jitter)' : 'NOT met'}`);
+    console.log(describeFrames('chat', label, r));
     for (const f of r.long) {
       const scripts = f.scripts.map((x) => `${x.at} ${x.duration.toFixed(0)} ms (forced layout ${x.forced.toFixed(0)})`).join('; ');
       console.log(`  frame over 50 ms at ${f.at.toFixed(0)} ms of ${r.stream.toFixed(0)}: ${f.duration.toFixed(0)} ms, rendering ${f.render.toFixed(0)} ms (style and layout ${f.styleAndLayout.toFixed(0)}); scripts: ${scripts || 'none'}`);
