@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import net from 'node:net';
-import { RUNS, REPLY_END, describeFrames, longReply, probeSource, prompt } from './frames/reply.mjs';
+import { RUNS, REPLY_END, describeFrames, fakeScript, longReply, probeSource, prompt, replyLangs } from './frames/reply.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'mcpdesk-bench-'));
@@ -68,12 +68,10 @@ const FIXED_TOOLS = (await listedTools()).length;
 const HUGE = 10000 - FIXED_TOOLS;
 const chatOnly = process.env.BENCH_CHAT_ONLY === '1';
 
-// BENCH_LANGS=java,php,… names the code blocks' languages in turn (default
-// go): a grammar's first use is compiled, up to 54 ms for Java.
-const REPLY = longReply((process.env.BENCH_LANGS || 'go').split(','));
+const REPLY = longReply(replyLangs());
 const fake = toolsOnly ? null : await (async () => {
   const script = join(work, 'chat-script.json');
-  writeFileSync(script, JSON.stringify(RUNS.map((r) => ({ text: REPLY, ...(r.delayMs ? { delayMs: r.delayMs } : {}) }))));
+  writeFileSync(script, JSON.stringify(fakeScript(REPLY)));
   const proc = spawn(fakeLLM, ['--quiet', '--script', script, '--models', 'fake-1', '--repeat'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((res, rej) => {
     let buf = '';

@@ -40,6 +40,12 @@ export const RUNS = [
   { label: 'paced', delayMs: 0.1 },
 ];
 
+/** replyLangs are the code blocks' languages: BENCH_LANGS=java,php,… (default go). */
+export const replyLangs = () => (process.env.BENCH_LANGS || 'go').split(',');
+
+/** fakeScript is the fake LLM's script: the reply once for each of RUNS, in order. */
+export const fakeScript = (reply) => RUNS.map((r) => ({ text: reply, ...(r.delayMs ? { delayMs: r.delayMs } : {}) }));
+
 /** prompt is the message that asks for a run's reply. */
 export const prompt = (label) => `Write ${TOKENS} tokens (${label}).`;
 

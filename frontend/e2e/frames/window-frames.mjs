@@ -18,7 +18,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RUNS, REPLY_END, describeFrames, frameStats, longReply, probeSource, prompt } from './reply.mjs';
+import { RUNS, REPLY_END, describeFrames, fakeScript, frameStats, longReply, probeSource, prompt, replyLangs } from './reply.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const repos = (process.argv.length > 2 ? process.argv.slice(2) : [root]).map((r) => resolve(r));
@@ -100,8 +100,7 @@ function started(cmd, args, re, opts = {}) {
 const bins = repos.map(probeBinary);
 const fakeLLM = join(work, 'fakellm');
 execFileSync('go', ['build', '-o', fakeLLM, './backend/llm/llmtest/fakellm'], { cwd: root, stdio: 'inherit' });
-const reply = longReply((process.env.BENCH_LANGS || 'go').split(','));
-writeFileSync(join(work, 'script.json'), JSON.stringify(RUNS.map((r) => ({ text: reply, ...(r.delayMs ? { delayMs: r.delayMs } : {}) }))));
+writeFileSync(join(work, 'script.json'), JSON.stringify(fakeScript(longReply(replyLangs()))));
 const display = execFileSync(join(root, 'build/scripts/free-display.sh'), { encoding: 'utf8' }).trim();
 const xvfb = spawn('Xvfb', [display, '-screen', '0', '1280x820x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
 children.push(xvfb);
